@@ -1,0 +1,57 @@
+// Lint: TypeScript rules, module boundaries between Nx projects (by tag), and
+// a hard ban on I/O and framework imports inside libs/admission.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import nx from '@nx/eslint-plugin';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', 'libs/proto/src/generated/**', 'tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.mts'],
+    plugins: { '@nx': nx },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'layer:observability', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'layer:adapter', onlyDependOnLibsWithTags: ['layer:domain', 'layer:contract', 'layer:observability', 'layer:adapter'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // libs/admission is the pure domain: no I/O, no frameworks, no timers of its own.
+    files: ['libs/admission/src/**/*.ts'],
+    ignores: ['libs/admission/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'tls', 'worker_threads', 'cluster'], message: 'libs/admission does no I/O.' },
+            { group: ['fastify', 'fastify/*', '@fastify/*', 'bullmq', 'ioredis', '@grpc/*', 'pino', 'prom-client', 'undici', '@kubernetes/*'], message: 'libs/admission imports no framework.' },
+            { group: ['@hookgate/*'], message: 'libs/admission depends on no other Hookgate project.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'libs/admission does no I/O.' }, { name: 'setTimeout', message: 'timers are injected.' }, { name: 'setInterval', message: 'timers are injected.' }, { name: 'process', message: 'no environment access in the domain.' }],
+    },
+  },
+  {
+    files: ['**/*.test.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

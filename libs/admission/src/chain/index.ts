@@ -1,0 +1,2 @@
+// Public surface of chain/: re-exports only.
+export {};

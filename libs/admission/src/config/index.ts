@@ -1,0 +1,2 @@
+// Public surface of config/: re-exports only.
+export {};

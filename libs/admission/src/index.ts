@@ -1,0 +1,22 @@
+/**
+ * @hookgate/admission: the apiserver's admission-webhook dispatcher semantics as pure functions.
+ * No I/O, no frameworks, no timers: transports are injected as a HookInvoker, time as a clock.
+ *
+ * Usage sketch:
+ *   const cfg = parseWebhookConfiguration(yamlObject);            // defaults + validation, all errors at once
+ *   const set = compileHooks([cfg.value]);                         // selectors, CEL, index: once per config
+ *   const review = decodeReview(JSON.parse(body));                 // v1 or v1beta1
+ *   const outcome = await runMutating(set, review.value.request, env); // env: invoker, clock, namespaces
+ *   reply(encodeReview(review.value.version, review.value.request.uid, outcome));
+ */
+export * from './result.js';
+export type * from './review/types.js';
+export type * from './config/types.js';
+export type * from './hook.js';
+export type * from './errors/hook-failure.js';
+export type * from './chain/invoker.js';
+export type * from './patch/types.js';
+export * from './review/index.js';
+export * from './config/index.js';
+export * from './match/index.js';
+export * from './chain/index.js';

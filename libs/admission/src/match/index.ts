@@ -1,0 +1,2 @@
+// Public surface of match/: re-exports only.
+export {};

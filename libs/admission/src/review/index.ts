@@ -1,0 +1,2 @@
+// Public surface of review/: re-exports only.
+export {};
