@@ -26,8 +26,22 @@ export default tseslint.config(
             { sourceTag: 'layer:adapter', onlyDependOnLibsWithTags: ['layer:domain', 'layer:contract', 'layer:observability', 'layer:adapter'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Test code of apps may also use the dev tooling (Redis discovery, free ports).
+    files: ['apps/**/*.test.ts', 'apps/**/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          depConstraints: [{ sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] }],
         },
       ],
     },

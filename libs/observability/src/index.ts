@@ -1,1 +1,13 @@
-export {};
+/**
+ * @hookgate/observability: the logger setup and metric definitions every Hookgate process shares.
+ *
+ *   const log = createLogger({ component: 'gateway', level: 'info' });
+ *   const registry = createMetricsRegistry({ collectDefault: true });
+ *   const metrics = createGatewayMetrics(registry);
+ *   metrics.hookRequests.inc({ name, phase: 'mutating', operation: 'CREATE', code: clampCode(200), rejected: 'false' });
+ *   // /metrics: registryMetricsSource(registry), or across node:cluster workers:
+ *   //   worker: exposeWorkerMetrics([registry]); primary: clusterMetricsSource()
+ */
+export * from './logger.js';
+export * from './metrics.js';
+export * from './cluster-metrics.js';

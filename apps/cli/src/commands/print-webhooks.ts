@@ -1,0 +1,40 @@
+/**
+ * `hookgate print-webhooks`: the apiserver-side Mutating/ValidatingWebhookConfiguration as YAML,
+ * with the managed CA as caBundle (created in the state directory if it does not exist yet).
+ */
+import { formatConfigError, loadConfiguration } from '@hookgate/config';
+import { caBundleOf, openTlsMaterial } from '@hookgate/gateway/tls';
+import { stringify } from 'yaml';
+import { buildRegistrations } from '../registration.js';
+
+export async function printWebhooksCommand(
+  opts: { config: string; urlHost?: string },
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const loaded = await loadConfiguration(opts.config);
+  if (!loaded.ok) {
+    for (const e of loaded.error) err.write(`${formatConfigError(e)}\n`);
+    return 1;
+  }
+  const { gateway } = loaded.value;
+  let caBundle: string | undefined;
+  if (gateway.admission.tls.disabled) {
+    err.write('warning: admission.tls.disabled is set: the apiserver accepts only https webhook URLs\n');
+  } else {
+    const { tls } = gateway.admission;
+    const material = await openTlsMaterial({
+      stateDir: gateway.stateDir,
+      ...(tls.certFile !== undefined && tls.keyFile !== undefined ? { certFile: tls.certFile, keyFile: tls.keyFile } : {}),
+      watch: false,
+      checkIntervalMs: 0,
+    });
+    caBundle = caBundleOf(material.current());
+    material.close();
+    if (caBundle === undefined) err.write('warning: the serving certificate chain has no CA certificate: set caBundle yourself\n');
+  }
+  const host = opts.urlHost ?? (gateway.admission.host === '0.0.0.0' || gateway.admission.host === '::' ? '127.0.0.1' : gateway.admission.host);
+  const docs = buildRegistrations({ configuration: loaded.value, urlHost: host, ...(caBundle ? { caBundle } : {}) });
+  out.write(docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
+  return 0;
+}

@@ -1,0 +1,90 @@
+/**
+ * The request `hookgate review` sends through the hooks: an AdmissionReview file as-is, or a manifest
+ * turned into the request the apiserver would build for it (resource from the kind's plural, the
+ * manifest's namespace, a fresh uid).
+ */
+import { randomUUID } from 'node:crypto';
+import { decodeReview, type AdmissionRequest, type JsonValue, type Operation } from '@hookgate/admission';
+import { parseAllDocuments } from 'yaml';
+
+export interface ManifestOptions {
+  readonly operation: string;
+  readonly resource?: string;
+  readonly namespace?: string;
+  readonly user: string;
+  readonly dryRun?: boolean;
+}
+
+export type ReviewInput = { ok: true; request: AdmissionRequest; from: 'review' | 'manifest' } | { ok: false; error: string };
+
+const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+/** Cluster-scoped kinds of the built-in API: everything else is namespaced ("default" unless given). */
+const CLUSTER_SCOPED = new Set([
+  'Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'StorageClass', 'PriorityClass',
+  'CustomResourceDefinition', 'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'RuntimeClass', 'IngressClass', 'CSIDriver', 'CSINode',
+  'VolumeAttachment', 'CertificateSigningRequest', 'FlowSchema', 'PriorityLevelConfiguration',
+]);
+
+export function readReviewInput(text: string, options: ManifestOptions): ReviewInput {
+  let doc: unknown;
+  try {
+    const docs = parseAllDocuments(text);
+    const first = Array.isArray(docs) ? docs[0] : docs;
+    if (first === undefined) return { ok: false, error: 'the file holds no document' };
+    if (first.errors.length > 0) return { ok: false, error: `not valid YAML or JSON: ${first.errors[0]?.message}` };
+    doc = first.toJS();
+  } catch (e) {
+    return { ok: false, error: `not valid YAML or JSON: ${(e as Error).message}` };
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { ok: false, error: 'expected an object with apiVersion and kind' };
+  const obj = doc as Record<string, JsonValue>;
+  if (obj['kind'] === 'AdmissionReview') {
+    const decoded = decodeReview(obj);
+    return decoded.ok ? { ok: true, request: decoded.value.request, from: 'review' } : { ok: false, error: decoded.error.message };
+  }
+  return fromManifest(obj, options);
+}
+
+function fromManifest(obj: Record<string, JsonValue>, options: ManifestOptions): ReviewInput {
+  const apiVersion = obj['apiVersion'];
+  const kind = obj['kind'];
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || kind === '') return { ok: false, error: 'a manifest needs apiVersion and kind' };
+  const operation = options.operation.toUpperCase() as Operation;
+  if (!OPERATIONS.includes(operation)) return { ok: false, error: `--operation must be one of ${OPERATIONS.join(', ')}` };
+  const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/', 2) as [string, string]) : ['', apiVersion];
+  const metadata = (typeof obj['metadata'] === 'object' && obj['metadata'] !== null ? obj['metadata'] : {}) as Record<string, JsonValue>;
+  const name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
+  const namespace = CLUSTER_SCOPED.has(kind) ? (kind === 'Namespace' && operation !== 'CREATE' ? name : '') : typeof metadata['namespace'] === 'string' ? metadata['namespace'] : options.namespace ?? 'default';
+  const gvk = { group, version, kind };
+  const gvr = { group, version, resource: options.resource ?? pluralOf(kind) };
+  return {
+    ok: true,
+    from: 'manifest',
+    request: {
+      uid: randomUUID(),
+      kind: gvk,
+      resource: gvr,
+      requestKind: gvk,
+      requestResource: gvr,
+      name,
+      namespace,
+      operation,
+      userInfo: { username: options.user, groups: ['system:authenticated'] },
+      object: operation === 'DELETE' ? null : obj,
+      oldObject: operation === 'UPDATE' || operation === 'DELETE' ? obj : null,
+      dryRun: options.dryRun === true,
+      options: null,
+    },
+  };
+}
+
+/** The resource name the API uses for most kinds: lower case, English plural. */
+export function pluralOf(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (lower.endsWith('endpoints')) return lower;
+  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}

@@ -1,0 +1,155 @@
+/**
+ * The HTTP(S) bridge: calls an existing AdmissionReview webhook (`clientConfig.url` or `service`)
+ * exactly as the apiserver does (§10, §11, §15) and maps transport events to HookFailure kinds.
+ * Everything about the answer's meaning (status codes, uid, patch pairing) is verifyHookResponse's.
+ */
+import {
+  buildHookReview,
+  hookTimeoutQuery,
+  timeoutFailure,
+  transportFailure,
+  verifyHookResponse,
+  type HookCall,
+  type HookFailure,
+  type HookInvoker,
+  type HookReply,
+} from '@hookgate/admission';
+import type { Dispatcher, Pool } from 'undici';
+import { ClientPools } from './client-pools.js';
+import { describeTransportError } from './go-error-text.js';
+import { resolveHookEndpoint, type HookEndpoint } from './hook-endpoint.js';
+import { readBoundedBody } from './read-bounded-body.js';
+import { retryDelayMs } from './retry-after.js';
+
+export interface BridgeOptions {
+  /** The gateway clock (ms); HookCall.deadline is on it. */
+  readonly now: () => number;
+  /** Largest response body read from a hook. */
+  readonly maxResponseBytes?: number;
+  readonly connectionsPerOrigin?: number;
+  readonly keepAliveTimeoutMs?: number;
+}
+
+export interface BridgeInvoker {
+  readonly invoke: HookInvoker;
+  /** Closes every keep-alive connection (graceful shutdown). */
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** The apiserver's REST client retries a 429/5xx with Retry-After at most this many times. */
+const MAX_ATTEMPTS = 10;
+
+export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
+  const pools = new ClientPools({
+    connections: options.connectionsPerOrigin ?? 64,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
+  });
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+
+  const invoke = (async (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
+    const { target } = call.hook;
+    if (target.kind === 'plugin') return fail(clientFailure(`hook targets plugin "${target.plugin}", not a url or service`));
+    const resolved = resolveHookEndpoint(target);
+    if (!resolved.ok) return fail(clientFailure(resolved.error));
+    const endpoint = resolved.endpoint;
+    const pool = pools.poolFor(endpoint.origin, endpoint.servername, endpoint.caBundle);
+    if (!pool.ok) return fail(clientFailure(pool.error));
+
+    const path = `${endpoint.path}${endpoint.path.includes('?') ? '&' : '?'}timeout=${hookTimeoutQuery(call.timeoutSeconds)}`;
+    const url = `${endpoint.origin}${path}`;
+    const remaining = call.deadline - options.now();
+    if (remaining <= 0) return fail(timeoutFailure(url));
+    // Our own timer (cleared on every path) rather than AbortSignal.timeout, whose timer outlives the call.
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(), Math.ceil(remaining));
+    try {
+      return await post(pool.pool, endpoint, path, url, call, signal, timer.signal);
+    } finally {
+      clearTimeout(handle);
+    }
+  }) satisfies HookInvoker;
+
+  async function post(
+    pool: Pool,
+    endpoint: HookEndpoint,
+    path: string,
+    url: string,
+    call: HookCall,
+    caller: AbortSignal,
+    deadline: AbortSignal,
+  ): Promise<HookReply> {
+    const combined = AbortSignal.any([caller, deadline]);
+    const body = JSON.stringify(buildHookReview(call));
+    for (let attempt = 1; ; attempt += 1) {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await pool.request({ method: 'POST', path, headers: REQUEST_HEADERS, body, signal: combined });
+      } catch (error) {
+        return fail(abortedOrTransport(error, url, endpoint, deadline, caller));
+      }
+      const delay = retryDelayMs(response.statusCode, response.headers['retry-after'], attempt, MAX_ATTEMPTS);
+      if (delay !== undefined && options.now() + delay < call.deadline) {
+        // Drain (bounded) so the connection stays reusable; an error here only costs that connection.
+        await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        if (!(await sleep(delay, combined))) return fail(abortedOrTransport(undefined, url, endpoint, deadline, caller));
+        continue;
+      }
+      let read;
+      try {
+        read = await readBoundedBody(response.body, maxBytes);
+      } catch (error) {
+        return fail(abortedOrTransport(error, url, endpoint, deadline, caller));
+      }
+      if (!read.ok) return fail(transportFailure(url, read.error));
+      const contentType = response.headers['content-type'];
+      return verifyHookResponse(
+        {
+          httpStatus: response.statusCode,
+          ...(typeof contentType === 'string' ? { contentType } : {}),
+          body: read.bytes.toString('utf8'),
+          url,
+        },
+        call,
+      );
+    }
+  }
+
+  return { invoke, close: () => pools.close() };
+}
+
+/** What client-go sends on a webhook call (rest.Request with the admission client's config). */
+const REQUEST_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, */*',
+  'user-agent': 'hookgate-bridge (kube-apiserver-admission compatible)',
+};
+
+const fail = (failure: HookFailure): HookReply => ({ ok: false, failure });
+
+/** §15: the webhook client could not be built (no usable url, bad caBundle). */
+function clientFailure(detail: string): HookFailure {
+  return { kind: 'client', message: `could not get REST client: ${detail}`, code: 500 };
+}
+
+function abortedOrTransport(error: unknown, url: string, endpoint: HookEndpoint, deadline: AbortSignal, caller: AbortSignal): HookFailure {
+  if (deadline.aborted) return timeoutFailure(url);
+  if (caller.aborted) return transportFailure(url, 'context canceled');
+  return transportFailure(url, describeTransportError(error, endpoint));
+}
+
+/** Resolves true after `ms`, false as soon as the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * One keep-alive undici Pool per (origin, CA bundle): connections to a bridge hook stay warm across
+ * requests, and two hooks on the same origin with different CA bundles never share a TLS session.
+ */
+import { Pool } from 'undici';
+
+export interface ClientPoolOptions {
+  /** Connections per origin (the apiserver's client has no limit; keep-alive matters more). */
+  readonly connections: number;
+  readonly keepAliveTimeoutMs: number;
+}
+
+export type PoolResult = { ok: true; pool: Pool } | { ok: false; error: string };
+
+export class ClientPools {
+  readonly #pools = new Map<string, Pool>();
+  readonly #options: ClientPoolOptions;
+
+  constructor(options: ClientPoolOptions) {
+    this.#options = options;
+  }
+
+  /** The pool for an endpoint; a caBundle that holds no PEM certificate is a client construction error. */
+  poolFor(origin: string, servername: string, caBundle: string): PoolResult {
+    const key = `${origin}\u0000${caBundle}`;
+    const existing = this.#pools.get(key);
+    if (existing) return { ok: true, pool: existing };
+    const ca = decodeCaBundle(caBundle);
+    if (ca === null) return { ok: false, error: 'unable to load root certificates: caBundle holds no PEM certificate' };
+    const pool = new Pool(origin, {
+      connections: this.#options.connections,
+      keepAliveTimeout: this.#options.keepAliveTimeoutMs,
+      pipelining: 1,
+      connect: {
+        ...(ca === undefined ? {} : { ca }),
+        servername: isIpAddress(servername) ? undefined : servername,
+        rejectUnauthorized: true,
+      },
+    });
+    this.#pools.set(key, pool);
+    return { ok: true, pool };
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.allSettled(pools.map((p) => p.close()));
+  }
+}
+
+/** undefined: no bundle (system roots, as the apiserver does); null: a bundle that is not PEM. */
+function decodeCaBundle(caBundle: string): string | undefined | null {
+  if (caBundle === '') return undefined;
+  const text = Buffer.from(caBundle, 'base64').toString('utf8');
+  return text.includes('-----BEGIN CERTIFICATE-----') ? text : null;
+}
+
+function isIpAddress(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}

@@ -1,0 +1,76 @@
+/**
+ * Where a bridge hook's requests go: `clientConfig.url`, or a service reference resolved the way the
+ * apiserver does (`https://<name>.<namespace>.svc:<port><path>`). Plain http is a Hookgate extension
+ * allowed only towards loopback addresses, so admission data never crosses a network unencrypted.
+ */
+import type { HookTarget } from '@hookgate/admission';
+
+export interface HookEndpoint {
+  /** `https://host:port` or `http://127.0.0.1:port`: the key of the connection pool. */
+  readonly origin: string;
+  /** Path (and the url's own query, which validation normally forbids) without `?timeout=`. */
+  readonly path: string;
+  /** The URL as the apiserver prints it in errors, without `?timeout=`. */
+  readonly url: string;
+  readonly secure: boolean;
+  /** TLS server name for certificate verification (the URL's host name). */
+  readonly servername: string;
+  /** base64-encoded PEM bundle from clientConfig.caBundle, '' when absent (system roots then). */
+  readonly caBundle: string;
+}
+
+export type EndpointResult = { ok: true; endpoint: HookEndpoint } | { ok: false; error: string };
+
+export function resolveHookEndpoint(target: Exclude<HookTarget, { kind: 'plugin' }>): EndpointResult {
+  if (target.kind === 'service') {
+    const path = target.path === '' ? '/' : target.path;
+    const url = `https://${target.name}.${target.namespace}.svc:${target.port}${path.startsWith('/') ? path : `/${path}`}`;
+    return endpointFromUrl(url, target.caBundle ?? '');
+  }
+  return endpointFromUrl(target.url, target.caBundle ?? '');
+}
+
+function endpointFromUrl(raw: string, caBundle: string): EndpointResult {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return { ok: false, error: `invalid url "${raw}"` };
+  }
+  const secure = parsed.protocol === 'https:';
+  if (!secure && parsed.protocol !== 'http:') {
+    return { ok: false, error: `unsupported url scheme "${parsed.protocol}" in "${raw}"` };
+  }
+  if (!secure && !isLoopbackHost(parsed.hostname)) {
+    return { ok: false, error: `plain http is allowed only to loopback addresses, not "${parsed.hostname}"` };
+  }
+  const path = `${parsed.pathname || '/'}${parsed.search}`;
+  return {
+    ok: true,
+    endpoint: {
+      origin: parsed.origin,
+      path,
+      url: raw,
+      secure,
+      servername: parsed.hostname.replace(/^\[|\]$/g, ''),
+      caBundle,
+    },
+  };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the addresses a plain-http bridge hook may use. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
+  if (host.startsWith('::ffff:')) return isLoopbackHost(host.slice('::ffff:'.length));
+  const octets = host.split('.');
+  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
+}
+
+/** The `?timeout=` parameter as the apiserver formats it (a Go duration of whole seconds). */
+export function withTimeoutQuery(path: string, timeoutSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(timeoutSeconds));
+  const duration = seconds >= 60 ? `${Math.floor(seconds / 60)}m${seconds % 60}s` : `${seconds}s`;
+  return `${path}${path.includes('?') ? '&' : '?'}timeout=${duration}`;
+}

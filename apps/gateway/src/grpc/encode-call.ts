@@ -1,0 +1,73 @@
+/**
+ * HookCall → AdmitRequest. The cheapest faithful encoding wins:
+ *  - plugins that apply patches get the received bytes plus the patch accumulated so far
+ *    (no re-encoding at all, whatever earlier hooks changed);
+ *  - others get the received stanza bytes while the object is unchanged;
+ *  - otherwise the call's request is encoded (the object as patched so far).
+ * The received bytes are only used while the call is for the same kind/resource as received
+ * (an Equivalent match changes them) — and the uid always travels in its own field.
+ */
+import type { AdmissionRequest, HookCall, PatchOperation } from '@hookgate/admission';
+import type { AdmitRequest } from '@hookgate/proto';
+import type { PluginCapabilities } from './capabilities.js';
+import type { ReceivedRequest } from './received-request.js';
+
+const NO_PATCH = Buffer.alloc(0);
+
+/** Per review: the JSON of each accumulated patch, encoded once for all the hooks that follow it. */
+export type PatchBytesCache = WeakMap<readonly PatchOperation[], Buffer>;
+
+export function encodeCall(
+  call: HookCall,
+  capabilities: PluginCapabilities,
+  received: ReceivedRequest | undefined,
+  patchCache: PatchBytesCache,
+  timeoutMs: number,
+): AdmitRequest {
+  const message: AdmitRequest = {
+    hook: call.hook.name,
+    phase: call.hook.phase === 'mutating' ? 'MUTATING' : 'VALIDATING',
+    round: call.round,
+    uid: call.request.uid,
+    timeoutMs: Math.max(0, Math.ceil(timeoutMs)),
+    reviewVersion: call.version,
+  };
+  const forwardable = received !== undefined && isSameInvocation(call.request, received.request);
+  if (forwardable && capabilities.applyPatch) {
+    message.baseRequest = asBuffer(received.bytes);
+    message.patch = patchBytes(call.patchFromOriginal, patchCache);
+  } else if (forwardable && received.form === 'request' && call.patchFromOriginal.length === 0) {
+    message.request = asBuffer(received.bytes);
+  } else {
+    message.request = Buffer.from(JSON.stringify(call.request), 'utf8');
+  }
+  return message;
+}
+
+function patchBytes(patch: readonly PatchOperation[], cache: PatchBytesCache): Buffer {
+  if (patch.length === 0) return NO_PATCH;
+  let bytes = cache.get(patch);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(patch), 'utf8');
+    cache.set(patch, bytes);
+  }
+  return bytes;
+}
+
+/** Same kind, resource and subresource as received: only the uid and the object may differ. */
+function isSameInvocation(call: AdmissionRequest, received: AdmissionRequest): boolean {
+  return (
+    call.kind.group === received.kind.group &&
+    call.kind.version === received.kind.version &&
+    call.kind.kind === received.kind.kind &&
+    call.resource.group === received.resource.group &&
+    call.resource.version === received.resource.version &&
+    call.resource.resource === received.resource.resource &&
+    (call.subResource ?? '') === (received.subResource ?? '')
+  );
+}
+
+/** A Buffer view of the same memory (protobuf copies the bytes into the message once). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

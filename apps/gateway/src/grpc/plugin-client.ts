@@ -1,0 +1,219 @@
+/**
+ * One plugin, as the gateway sees it: ONE channel opened at creation and kept warm (keepalive,
+ * no idle timeout, reconnect with a short capped backoff), its capabilities (Describe), the
+ * long-lived AdmitStream when it offers one, unary Admit otherwise, a circuit breaker, and a
+ * health probe that closes the breaker as soon as the plugin answers again.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { newAdmissionPluginClient, newHealthClient } from '@hookgate/proto';
+import type { AdmissionPluginClient, AdmitRequest, DescribeResponse__Output, HealthClient, ServingStatus__Output } from '@hookgate/proto';
+import { AdmitStreamMux } from './admit-stream.js';
+import { PLAIN_CAPABILITIES, capabilitiesFrom, type PluginCapabilities } from './capabilities.js';
+import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
+import { channelCredentials, tlsChannelOptions, type PluginTls } from './credentials.js';
+import { CANCELED, type TransportOutcome } from './transport-outcome.js';
+import { admitUnary } from './unary-admit.js';
+
+export interface PluginClientOptions {
+  readonly tls?: PluginTls;
+  /** Merged over the defaults below (keepalive, backoff, message sizes). */
+  readonly channelOptions?: grpc.ChannelOptions;
+  /** `false` disables the breaker. */
+  readonly circuitBreaker?: CircuitBreakerOptions | false;
+  /** Deadline of Describe and health probes (default 2 s). */
+  readonly probeTimeoutMs?: number;
+  /** Force the transport instead of following Describe (tests, plugins with a broken stream). */
+  readonly transport?: 'auto' | 'unary';
+  readonly onCircuitStateChange?: (plugin: string, state: CircuitState, previous: CircuitState) => void;
+}
+
+/** Keepalive at 5 min: the most a default Go gRPC server tolerates without GOAWAY (too_many_pings). */
+export const DEFAULT_CHANNEL_OPTIONS: grpc.ChannelOptions = Object.freeze({
+  'grpc.keepalive_time_ms': 300_000,
+  'grpc.keepalive_timeout_ms': 20_000,
+  'grpc.keepalive_permit_without_calls': 0,
+  // A channel never goes idle: the connection stays up between calls.
+  'grpc.client_idle_timeout_ms': 2_147_483_647,
+  // A restarted plugin is found again within a second or two, not after minutes of backoff.
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.min_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 2_000,
+  // AdmissionReviews carry object and oldObject: up to about 3 MiB each way with etcd's limit.
+  'grpc.max_receive_message_length': 16 * 1024 * 1024,
+  'grpc.max_send_message_length': 16 * 1024 * 1024,
+});
+
+export interface PluginClientStatus {
+  readonly plugin: string;
+  readonly target: string;
+  readonly connectivity: keyof typeof grpc.connectivityState;
+  readonly circuit: CircuitState | 'disabled';
+  readonly streamOpen: boolean;
+  readonly inFlight: number;
+  readonly capabilities: PluginCapabilities | undefined;
+}
+
+export class PluginClient {
+  readonly name: string;
+  readonly target: string;
+  readonly breaker: CircuitBreaker | undefined;
+  readonly #grpc: AdmissionPluginClient;
+  readonly #health: HealthClient;
+  readonly #stream: AdmitStreamMux;
+  readonly #probeTimeoutMs: number;
+  readonly #forceUnary: boolean;
+  /** Set when AdmitStream answered UNIMPLEMENTED despite Describe: unary for this client's lifetime. */
+  #streamUnsupported = false;
+  #capabilities: PluginCapabilities | undefined;
+  #describing: Promise<PluginCapabilities> | undefined;
+  #probeTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(name: string, target: string, options: PluginClientOptions = {}) {
+    this.name = name;
+    this.target = target;
+    this.#probeTimeoutMs = options.probeTimeoutMs ?? 2000;
+    this.#forceUnary = options.transport === 'unary';
+    const channelOptions = { ...DEFAULT_CHANNEL_OPTIONS, ...tlsChannelOptions(options.tls), ...options.channelOptions };
+    this.#grpc = newAdmissionPluginClient(target, channelCredentials(options.tls), channelOptions);
+    this.#health = newHealthClient(target, channelCredentials(options.tls), { channelOverride: this.#grpc.getChannel() });
+    this.#stream = new AdmitStreamMux(
+      () => this.#grpc.AdmitStream(),
+      // The plugin may have restarted as another version: ask again what it offers.
+      (code) => code !== grpc.status.UNIMPLEMENTED && this.#refreshCapabilities(),
+    );
+    if (options.circuitBreaker !== false) {
+      const onChange = options.onCircuitStateChange;
+      this.breaker = new CircuitBreaker({
+        ...options.circuitBreaker,
+        onStateChange: (state, previous) => {
+          if (state === 'open') this.#scheduleProbe();
+          onChange?.(name, state, previous);
+        },
+      });
+    }
+    // Connect now, so that the first admission request does not pay for it.
+    this.#grpc.getChannel().getConnectivityState(true);
+    this.describe().catch(() => undefined);
+  }
+
+  /** Known once Describe answered (or turned out to be unimplemented). */
+  get capabilities(): PluginCapabilities | undefined {
+    const known = this.#capabilities;
+    return known !== undefined && this.#streamUnsupported && known.stream ? { ...known, stream: false } : known;
+  }
+
+  /** Asks the plugin what it offers; concurrent callers share one call. */
+  describe(timeoutMs = this.#probeTimeoutMs): Promise<PluginCapabilities> {
+    this.#describing ??= new Promise<PluginCapabilities>((resolve, reject) => {
+      this.#grpc.Describe({}, { deadline: Date.now() + timeoutMs }, (error, reply?: DescribeResponse__Output) => {
+        this.#describing = undefined;
+        if (error?.code === grpc.status.UNIMPLEMENTED) this.#capabilities = PLAIN_CAPABILITIES;
+        else if (error) return reject(error);
+        else this.#capabilities = capabilitiesFrom(reply!);
+        resolve(this.#capabilities);
+      });
+    });
+    return this.#describing;
+  }
+
+  /**
+   * One admit call: the breaker first, then the stream or unary Admit. `build` makes the message
+   * once the capabilities are known (they decide between the whole request and base + patch).
+   */
+  async admit(build: (capabilities: PluginCapabilities) => AdmitRequest, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
+    if (signal.aborted) return CANCELED;
+    const admission = this.breaker?.admit() ?? 'pass';
+    if (admission === 'reject') return { ok: false, kind: 'circuit-open', failures: this.breaker?.consecutiveFailures ?? 0 };
+    const started = Date.now();
+    let capabilities = this.capabilities;
+    if (capabilities === undefined) {
+      // Plugin unreachable or slow to describe: carry on with the plain contract, which works with any plugin.
+      capabilities = await this.describe(Math.min(timeoutMs, this.#probeTimeoutMs)).catch(() => PLAIN_CAPABILITIES);
+    }
+    const remaining = timeoutMs - (Date.now() - started);
+    let outcome = await this.#send(build(capabilities), capabilities, remaining, signal);
+    if (!outcome.ok && outcome.kind === 'rpc' && outcome.code === grpc.status.UNIMPLEMENTED && capabilities.stream) {
+      // Describe said stream, the server disagrees: use unary from now on. The message was not processed.
+      this.#streamUnsupported = true;
+      outcome = await admitUnary(this.#grpc, build(this.capabilities!), timeoutMs - (Date.now() - started), signal);
+    }
+    this.#record(outcome, admission === 'trial');
+    return outcome;
+  }
+
+  /** grpc.health.v1 Check of the whole server (service ""). */
+  checkHealth(timeoutMs = this.#probeTimeoutMs): Promise<ServingStatus__Output> {
+    return new Promise((resolve, reject) => {
+      this.#health.Check({ service: '' }, { deadline: Date.now() + timeoutMs }, (error, reply) => (error ? reject(error) : resolve(reply!.status)));
+    });
+  }
+
+  status(): PluginClientStatus {
+    const state = this.#grpc.getChannel().getConnectivityState(false);
+    return {
+      plugin: this.name,
+      target: this.target,
+      connectivity: grpc.connectivityState[state] as keyof typeof grpc.connectivityState,
+      circuit: this.breaker?.state ?? 'disabled',
+      streamOpen: this.#stream.isOpen,
+      inFlight: this.#stream.inFlight,
+      capabilities: this.capabilities,
+    };
+  }
+
+  /** Ends the stream (messages in flight fail as transport failures) and closes the channel. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#probeTimer);
+    this.#stream.close();
+    this.#grpc.close();
+  }
+
+  #send(message: AdmitRequest, capabilities: PluginCapabilities, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
+    if (this.#closed) {
+      return Promise.resolve({ ok: false, kind: 'rpc', code: grpc.status.UNAVAILABLE, detail: 'the plugin client is closed', transport: true });
+    }
+    if (capabilities.stream && !this.#forceUnary && !this.#streamUnsupported) return this.#stream.send(message, timeoutMs, signal);
+    return admitUnary(this.#grpc, message, timeoutMs, signal);
+  }
+
+  #record(outcome: TransportOutcome, trial: boolean): void {
+    const breaker = this.breaker;
+    if (breaker === undefined) return;
+    if (outcome.ok || (outcome.kind === 'rpc' && !outcome.transport)) breaker.recordSuccess();
+    else if (outcome.kind === 'timeout' || outcome.kind === 'rpc') breaker.recordFailure();
+    else if (trial) breaker.releaseTrial();
+  }
+
+  #refreshCapabilities(): void {
+    if (this.#closed) return;
+    this.describe().catch(() => undefined);
+  }
+
+  /** While open, probe health after each cool-down; SERVING closes the circuit at once. */
+  #scheduleProbe(): void {
+    if (this.#closed || this.breaker === undefined) return;
+    clearTimeout(this.#probeTimer);
+    this.#probeTimer = setTimeout(() => {
+      const breaker = this.breaker!;
+      if (this.#closed || breaker.state === 'closed') return;
+      this.checkHealth().then(
+        (status) => (status === 'SERVING' ? breaker.probeSucceeded() : this.#probeFailed()),
+        () => this.#probeFailed(),
+      );
+    }, this.breaker.retryInMs);
+    this.#probeTimer.unref();
+  }
+
+  #probeFailed(): void {
+    this.breaker?.probeFailed();
+    if (this.breaker?.state !== 'closed') this.#scheduleProbe();
+  }
+}
+
+/** One client per plugin, created once at startup (or registration) and shared by every request. */
+export function createPluginClient(name: string, target: string, options?: PluginClientOptions): PluginClient {
+  return new PluginClient(name, target, options);
+}

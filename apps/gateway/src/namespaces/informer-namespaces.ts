@@ -1,0 +1,162 @@
+/**
+ * Namespace labels from the apiserver (k8s-semantics §6): an informer (list + watch of
+ * /api/v1/namespaces) keeps every namespace's labels in memory; a cache miss falls back to a live
+ * GET, as the apiserver's own matcher does. A 404 means the namespace does not exist; any other
+ * failure is an error the chain turns into a 500.
+ *
+ * client-node's ListWatch stops on errors (a failed list, a refused watch), so this source
+ * restarts it with exponential backoff. A watch that simply ends is resumed by ListWatch itself,
+ * and a 410 Gone makes it re-list.
+ */
+import { CoreV1Api, makeInformer } from '@kubernetes/client-node';
+import type { KubeConfig, V1Namespace } from '@kubernetes/client-node';
+import type { NamespaceLookupResult } from '@hookgate/admission';
+import type { ComponentLog } from '@hookgate/observability';
+import { NOT_FOUND, buildFoundResult } from './namespace-result.js';
+import type { LookupOutcome, LookupSource, NamespaceSource } from './namespace-source.js';
+
+export interface InformerNamespacesOptions {
+  readonly log?: Pick<ComponentLog, 'warn' | 'info'>;
+  /** Called once per lookup, for hookgate_namespace_lookups_total. */
+  readonly onLookup?: (source: LookupSource, outcome: LookupOutcome) => void;
+  /** Bound on a live GET; the chain's own deadline is usually shorter. Default 5000. */
+  readonly liveTimeoutMs?: number;
+  /** Restart delays after informer errors: doubles from initial up to max. Defaults 500 and 30000. */
+  readonly restartBackoffMs?: { readonly initial: number; readonly max: number };
+}
+
+export function informerNamespaces(kubeConfig: KubeConfig, options: InformerNamespacesOptions = {}): NamespaceSource {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const liveTimeoutMs = options.liveTimeoutMs ?? 5000;
+  const backoff = options.restartBackoffMs ?? { initial: 500, max: 30_000 };
+  const onLookup = options.onLookup ?? (() => undefined);
+
+  let cache = new Map<string, NamespaceLookupResult>();
+  const inFlight = new Map<string, Promise<NamespaceLookupResult>>();
+  let synced = false;
+  let closed = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let nextDelay = backoff.initial;
+  let resolveSynced: () => void = () => undefined;
+  const syncedPromise = new Promise<void>((resolve) => (resolveSynced = resolve));
+
+  const informer = makeInformer<V1Namespace>(kubeConfig, '/api/v1/namespaces', async () => {
+    const list = await core.listNamespace();
+    // Rebuild the whole cache from the list in one step, so readiness never sees a half-filled map.
+    cache = new Map(list.items.map((ns) => [ns.metadata?.name ?? '', buildFoundResult(ns)]));
+    nextDelay = backoff.initial;
+    if (!synced) {
+      synced = true;
+      resolveSynced();
+      options.log?.info({ namespaces: cache.size }, 'namespace informer synced');
+    }
+    return list;
+  });
+  const put = (ns: V1Namespace) => {
+    nextDelay = backoff.initial;
+    if (ns.metadata?.name) cache.set(ns.metadata.name, buildFoundResult(ns));
+  };
+  informer.on('add', put);
+  informer.on('update', put);
+  informer.on('delete', (ns) => {
+    if (ns.metadata?.name) cache.delete(ns.metadata.name);
+  });
+  informer.on('error', (err) => {
+    if (closed) return; // stop() aborts the watch, which reports an AbortError
+    options.log?.warn({ err: describeError(err), retryInMs: nextDelay }, 'namespace informer failed; serving cached labels and live GETs until it restarts');
+    scheduleRestart();
+  });
+
+  function scheduleRestart(): void {
+    if (closed || restartTimer !== undefined) return;
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      start();
+    }, nextDelay);
+    restartTimer.unref();
+    nextDelay = Math.min(nextDelay * 2, backoff.max);
+  }
+
+  function start(): void {
+    if (closed) return;
+    informer.start().catch((err: unknown) => {
+      options.log?.warn({ err: describeError(err) }, 'namespace informer could not start');
+      scheduleRestart();
+    });
+  }
+
+  async function readLive(name: string): Promise<NamespaceLookupResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${liveTimeoutMs} ms`)), liveTimeoutMs);
+      timer.unref();
+    });
+    try {
+      const ns = await Promise.race([core.readNamespace({ name }), timeout]);
+      onLookup('live', 'found');
+      return buildFoundResult(ns);
+    } catch (err) {
+      if (statusCodeOf(err) === 404) {
+        onLookup('live', 'not_found');
+        return NOT_FOUND;
+      }
+      onLookup('live', 'error');
+      return { error: `reading namespace "${name}" from the apiserver failed: ${describeError(err)}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  start();
+
+  return {
+    lookup(name) {
+      const hit = cache.get(name);
+      if (hit !== undefined) {
+        onLookup('cache', 'found');
+        return hit;
+      }
+      // Concurrent requests for the same missing namespace share one GET.
+      let pending = inFlight.get(name);
+      if (pending === undefined) {
+        pending = readLive(name).finally(() => inFlight.delete(name));
+        inFlight.set(name, pending);
+      }
+      return pending;
+    },
+    ready: () => synced,
+    whenSynced: () => syncedPromise,
+    async close() {
+      closed = true;
+      clearTimeout(restartTimer);
+      await informer.stop();
+    },
+  };
+}
+
+function statusCodeOf(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { code?: unknown; statusCode?: unknown };
+  if (typeof e.code === 'number') return e.code;
+  if (typeof e.statusCode === 'number') return e.statusCode;
+  return undefined;
+}
+
+/** One line: the HTTP code and the Status message when the apiserver sent one, else the error's message. */
+function describeError(err: unknown): string {
+  const code = statusCodeOf(err);
+  const body = (err as { body?: unknown } | null)?.body;
+  if (code !== undefined) {
+    let message: string | undefined;
+    try {
+      const parsed: unknown = typeof body === 'string' ? JSON.parse(body) : body;
+      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string') {
+        message = (parsed as { message: string }).message;
+      }
+    } catch {
+      // not a Status body
+    }
+    return message ? `HTTP ${code}: ${message}` : `HTTP ${code}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,25 @@
+/**
+ * Namespace labels from the configuration, for standalone use without an apiserver
+ * (GatewayConfiguration `namespaces: [{name, labels}]`). A namespace not listed is not found,
+ * as a missing namespace is for the apiserver.
+ */
+import type { NamespaceLookupResult } from '@hookgate/admission';
+import { NOT_FOUND, buildFoundResult } from './namespace-result.js';
+import type { NamespaceSource } from './namespace-source.js';
+
+export interface StaticNamespace {
+  readonly name: string;
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+export function staticNamespaces(list: readonly StaticNamespace[]): NamespaceSource {
+  const byName = new Map<string, NamespaceLookupResult>(
+    list.map((ns) => [ns.name, buildFoundResult({ metadata: { name: ns.name, labels: { ...ns.labels } } })]),
+  );
+  return {
+    lookup: (name) => byName.get(name) ?? NOT_FOUND,
+    ready: () => true,
+    whenSynced: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
+}

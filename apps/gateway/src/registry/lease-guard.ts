@@ -1,0 +1,51 @@
+/**
+ * Fail closed, at once, for a registered plugin whose lease ran out: the call is not attempted
+ * (the plugin is presumed gone, and a half-alive one must not serve hooks it no longer renews).
+ * The failure is a transport failure, so the hook's failurePolicy decides as for any dead plugin:
+ * Fail rejects the request with a message that says what happened and what to do.
+ */
+import type { HookFailure, HookInvoker } from '@hookgate/admission';
+import { pluginUrl } from '../grpc/failures.js';
+import type { RegistrySnapshot, ServedRegistration } from './types.js';
+
+export interface LeaseGuardOptions {
+  /** Clock ms, the same clock as the store's; Date.now by default. */
+  readonly now?: () => number;
+  /** The registry socket, named in the message so the operator knows where to deregister. */
+  readonly socket?: string;
+}
+
+/**
+ * Wraps the gateway's invoker. `snapshot` returns the current registry snapshot (the store's, or
+ * the copy a cluster worker received); it is read on every call, so a swap takes effect at once.
+ */
+export function leaseGuard(snapshot: () => RegistrySnapshot, inner: HookInvoker, options: LeaseGuardOptions = {}): HookInvoker {
+  const now = options.now ?? Date.now;
+  const byPlugin = new WeakMap<RegistrySnapshot, ReadonlyMap<string, ServedRegistration>>();
+  const lookup = (plugin: string): ServedRegistration | undefined => {
+    const current = snapshot();
+    let index = byPlugin.get(current);
+    if (index === undefined) byPlugin.set(current, (index = new Map(current.registrations.map((r) => [r.plugin, r]))));
+    return index.get(plugin);
+  };
+
+  return ((call, signal) => {
+    const target = call.hook.target;
+    if (target.kind !== 'plugin') return inner(call, signal);
+    const registration = lookup(target.plugin);
+    const at = now();
+    if (registration === undefined || (registration.lease === 'active' && at < registration.expiresAt)) return inner(call, signal);
+    const failure = leaseExpiredFailure(registration, call.hook.name, call.timeoutSeconds, at, options.socket);
+    return Promise.resolve({ ok: false, failure });
+  }) satisfies HookInvoker;
+}
+
+export function leaseExpiredFailure(registration: Pick<ServedRegistration, 'plugin' | 'expiresAt'>, hook: string, timeoutSeconds: number, now: number, socket?: string): HookFailure {
+  const plugin = JSON.stringify(registration.plugin);
+  const ago = Math.max(0, Math.round((now - registration.expiresAt) / 1000));
+  const where = socket === undefined ? 'the gateway registry' : `the gateway registry at ${socket}`;
+  const detail =
+    `plugin ${plugin} is gone: its registration lease expired at ${new Date(registration.expiresAt).toISOString()} (${ago}s ago) and it has not registered again; ` +
+    `the hook fails closed until the plugin registers again (restart it) or is deregistered on purpose (Registry.Deregister on ${where})`;
+  return { kind: 'transport', message: `failed to call webhook: Post ${JSON.stringify(pluginUrl(registration.plugin, hook, timeoutSeconds))}: ${detail}`, code: 503 };
+}

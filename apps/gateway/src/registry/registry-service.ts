@@ -1,0 +1,46 @@
+/** Registry gRPC handlers: decode, ask the store, map its refusals to gRPC status codes. */
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { RegistryHandlers } from '@hookgate/proto';
+import type { RegistryLogger } from './logger.js';
+import type { RegistrationStore } from './registration-store.js';
+import type { RegistryRefusal } from './types.js';
+
+const STATUS_OF: Readonly<Record<RegistryRefusal['kind'], GrpcStatus>> = {
+  invalid: GrpcStatus.INVALID_ARGUMENT,
+  conflict: GrpcStatus.ALREADY_EXISTS,
+  static: GrpcStatus.FAILED_PRECONDITION,
+  'not-found': GrpcStatus.NOT_FOUND,
+};
+
+export function registryHandlers(store: RegistrationStore, logger: RegistryLogger): RegistryHandlers {
+  return {
+    Register(call, callback) {
+      const request = call.request;
+      const result = store.register({
+        plugin: request.plugin,
+        target: request.target,
+        configurations: request.configurations,
+        leaseSeconds: request.leaseSeconds,
+      });
+      if (!result.ok) {
+        logger.warn({ plugin: request.plugin, target: request.target, refusal: result.error.kind, problems: result.error.problems }, 'registration refused');
+        return callback({ code: STATUS_OF[result.error.kind], details: result.error.message });
+      }
+      const outcome = result.value;
+      const fields = { plugin: outcome.plugin, target: request.target, hooks: outcome.hooks, leaseSeconds: outcome.leaseSeconds, change: outcome.change };
+      if (outcome.change === 'renewed') logger.debug(fields, 'registration renewed');
+      else logger.info(fields, outcome.change === 'new' ? 'plugin registered' : 'plugin registered again; its previous registration is replaced');
+      callback(null, { leaseSeconds: outcome.leaseSeconds, hooks: [...outcome.hooks] });
+    },
+
+    Deregister(call, callback) {
+      const result = store.deregister(call.request.plugin);
+      if (!result.ok) {
+        logger.warn({ plugin: call.request.plugin, refusal: result.error.kind }, 'deregistration refused');
+        return callback({ code: STATUS_OF[result.error.kind], details: result.error.message });
+      }
+      logger.info({ plugin: result.value.plugin, hooks: result.value.hooks }, 'plugin deregistered; its hooks are removed');
+      callback(null, { hooks: [...result.value.hooks] });
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { LoadedConfiguration } from '@hookgate/config';
+import { applyServeOptions } from './effective-configuration.js';
+
+const loaded = {
+  gateway: {
+    admission: { host: '127.0.0.1', port: 8443, tls: { disabled: false, clientCAFile: '/ca.pem' } },
+    metrics: { host: '127.0.0.1', port: 9443 },
+    stateDir: '/var/lib/hookgate',
+    logLevel: 'info',
+    workers: 2,
+  },
+  webhookConfigurations: [],
+  sources: [],
+  digest: 'd',
+} as unknown as LoadedConfiguration;
+
+describe('applyServeOptions', () => {
+  const cases = [
+    { name: 'no flags: the file wins', options: {}, expected: { admission: { host: '127.0.0.1', port: 8443, tls: { disabled: false } }, metrics: { port: 9443 }, workers: 2 } },
+    { name: 'listener flags override', options: { host: '::1', port: 0, metricsPort: 0 }, expected: { admission: { host: '::1', port: 0 }, metrics: { port: 0 } } },
+    { name: '--insecure-http turns TLS off', options: { insecureHttp: true }, expected: { admission: { tls: { disabled: true, clientCAFile: '/ca.pem' } } } },
+    { name: 'state dir, log level and workers', options: { stateDir: '/tmp/s', logLevel: 'debug' as const, workers: 1 }, expected: { stateDir: '/tmp/s', logLevel: 'debug', workers: 1 } },
+  ];
+  it.each(cases)('$name', ({ options, expected }) => {
+    expect(applyServeOptions(loaded, { configPath: '/etc/hookgate', ...options }).gateway).toMatchObject(expected);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The worker's gRPC plugin clients, kept across reloads: a plugin whose target, TLS and transport
+ * did not change keeps its warm channel (and its circuit breaker); changed or removed plugins are
+ * retired and closed after a grace period, so requests still running on the old configuration finish.
+ */
+import { readFileSync } from 'node:fs';
+import type { PluginConfiguration } from '@hookgate/config';
+import { setCircuitState, forgetPlugin, type GatewayMetrics } from '@hookgate/observability';
+import { createPluginClient, type PluginClient, type PluginClients, type PluginTls } from '../grpc/index.js';
+
+/** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
+const RETIRE_AFTER_MS = 45_000;
+
+export class PluginSet {
+  #clients = new Map<string, { key: string; client: PluginClient }>();
+  readonly #retiring = new Set<NodeJS.Timeout>();
+  readonly #retired = new Set<PluginClient>();
+
+  constructor(private readonly metrics: GatewayMetrics) {}
+
+  /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
+  sync(plugins: readonly PluginConfiguration[]): PluginClients {
+    const next = new Map<string, { key: string; client: PluginClient }>();
+    const tlsByName = new Map(plugins.map((p) => [p.name, readPluginTls(p)] as const));
+    for (const plugin of plugins) {
+      const key = JSON.stringify({ target: plugin.target, tls: plugin.tls ?? null, stream: plugin.stream ?? null });
+      const existing = this.#clients.get(plugin.name);
+      if (existing !== undefined && existing.key === key) {
+        next.set(plugin.name, existing);
+        continue;
+      }
+      const tls = tlsByName.get(plugin.name);
+      const client = createPluginClient(plugin.name, plugin.target, {
+        ...(tls ? { tls } : {}),
+        ...(plugin.stream === false ? { transport: 'unary' as const } : {}),
+        onCircuitStateChange: (name, state) => setCircuitState(this.metrics, name, state),
+      });
+      setCircuitState(this.metrics, plugin.name, 'closed');
+      next.set(plugin.name, { key, client });
+    }
+    for (const [name, old] of this.#clients) {
+      if (next.get(name)?.client !== old.client) this.#retire(name, old.client, next.has(name));
+    }
+    this.#clients = next;
+    return new Map([...next].map(([name, { client }]) => [name, client]));
+  }
+
+  close(): void {
+    for (const timer of this.#retiring) clearTimeout(timer);
+    this.#retiring.clear();
+    for (const client of this.#retired) client.close();
+    this.#retired.clear();
+    for (const { client } of this.#clients.values()) client.close();
+    this.#clients.clear();
+  }
+
+  #retire(name: string, client: PluginClient, replaced: boolean): void {
+    if (!replaced) forgetPlugin(this.metrics, name);
+    this.#retired.add(client);
+    const timer = setTimeout(() => {
+      this.#retiring.delete(timer);
+      this.#retired.delete(client);
+      client.close();
+    }, RETIRE_AFTER_MS);
+    timer.unref();
+    this.#retiring.add(timer);
+  }
+}
+
+function readPluginTls(plugin: PluginConfiguration): PluginTls | undefined {
+  const tls = plugin.tls;
+  if (tls === undefined) return undefined;
+  const read = (file: string | undefined) => (file === undefined ? undefined : readFileSync(file));
+  const ca = read(tls.caFile);
+  const cert = read(tls.certFile);
+  const key = read(tls.keyFile);
+  return { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+}

@@ -1,0 +1,117 @@
+/**
+ * The cluster primary: the one process that reads and validates the configuration (at start, on
+ * file change and on SIGHUP), forks the workers and sends each of them the configuration, serves
+ * /metrics (aggregated across workers), /livez and /readyz, and runs the graceful shutdown.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { ConfigurationHolder, formatConfigError, reloadOnSighup, watchConfiguration, type LoadedConfiguration } from '@hookgate/config';
+import { clusterMetricsSource, createGatewayMetrics, createLogger, createMetricsRegistry, recordConfigReload, type Logger } from '@hookgate/observability';
+import { buildHealthServer } from '../server/health-server.js';
+import { ensureSelfManagedCertificates } from '../tls/index.js';
+import { applyServeOptions } from './effective-configuration.js';
+import { isWorkerMessage, type PrimaryMessage } from './messages.js';
+import { keepPrimaryMetrics } from './metric-ownership.js';
+import type { ServeOptions } from './serve-options.js';
+import { WorkerPool } from './worker-pool.js';
+
+const SHUTDOWN_GRACE_MS = 35_000;
+
+export async function runPrimary(options: ServeOptions): Promise<number> {
+  const log = createLogger({ component: 'gateway', level: options.logLevel ?? 'info', base: { role: 'primary' } });
+  const opened = await ConfigurationHolder.open(options.configPath, { prepare: (c) => ({ ok: true, value: applyServeOptions(c, options) }) });
+  if (!opened.ok) {
+    for (const e of opened.error) process.stderr.write(`${formatConfigError(e)}\n`);
+    process.stderr.write(`hookgate: the configuration in ${options.configPath} is invalid (${opened.error.length} problem(s)); nothing started\n`);
+    return 1;
+  }
+  const holder = opened.value;
+  const started = holder.current().prepared;
+  const gateway = started.gateway;
+  if (options.logLevel === undefined) log.level = gateway.logLevel;
+  if (!gateway.admission.tls.disabled && gateway.admission.tls.certFile === undefined) {
+    // Create the private CA once here, before the workers race for it (they would serialise on the lock).
+    await ensureSelfManagedCertificates({ stateDir: gateway.stateDir, log });
+  }
+
+  const registry = createMetricsRegistry();
+  const metrics = createGatewayMetrics(registry);
+  keepPrimaryMetrics(registry, metrics);
+  recordConfigReload(metrics, { ok: true, generation: 1, at: holder.current().loadedAt });
+
+  const configurationMessage = (): PrimaryMessage => ({ type: 'hookgate:configuration', generation: holder.generation, configuration: holder.current().prepared });
+  const pool = new WorkerPool(gateway.workers, log, configurationMessage);
+  let shuttingDown = false;
+  const health = buildHealthServer({
+    metrics: clusterMetricsSource(registry),
+    notReadyReason: () => (shuttingDown ? 'shutting down' : pool.listeningCount() === 0 ? 'admission listener not accepting yet' : undefined),
+  });
+  await health.listen({ host: gateway.metrics.host, port: gateway.metrics.port });
+  const metricsUrl = urlOf('http', gateway.metrics.host, (health.server.address() as { port: number }).port);
+
+  holder.onReload((outcome) => {
+    if (outcome.kind === 'unchanged') return log.debug({}, 'configuration files unchanged');
+    if (outcome.kind === 'failed') {
+      recordConfigReload(metrics, { ok: false });
+      for (const e of outcome.errors) log.error({ file: e.file, document: e.document, field: e.field, rule: e.rule }, formatConfigError(e));
+      return log.error({ generation: outcome.snapshot.generation, problems: outcome.errors.length }, 'configuration reload refused: still serving the last good configuration');
+    }
+    recordConfigReload(metrics, { ok: true, generation: outcome.snapshot.generation, at: outcome.snapshot.loadedAt });
+    warnAboutRestartOnlySettings(log, gateway, outcome.snapshot.prepared);
+    log.info({ generation: outcome.snapshot.generation, ...counts(outcome.snapshot.prepared) }, 'configuration reloaded');
+    pool.broadcast(configurationMessage());
+  });
+  const reload = () => void holder.reload();
+  const watch = await watchConfiguration(options.configPath, reload, { onError: (e) => log.warn({ err: e.message }, 'stopped watching the configuration; SIGHUP still reloads') });
+  const unhookSighup = reloadOnSighup(reload);
+
+  cluster.on('message', (worker: Worker, message: unknown) => {
+    if (!isWorkerMessage(message)) return;
+    if (message.type === 'hookgate:apply-failed') log.error({ worker: worker.id, generation: message.generation, err: message.error }, 'a worker could not apply the configuration; it keeps its previous one');
+  });
+  const scheme = gateway.admission.tls.disabled ? 'http' : 'https';
+  pool.onAllListening((port) => {
+    log.info({ admissionUrl: urlOf(scheme, gateway.admission.host, port), metricsUrl, workers: gateway.workers, generation: holder.generation, ...counts(started) }, 'hookgate serving');
+  });
+  pool.start();
+
+  return new Promise<number>((resolve) => {
+    const shutdown = async (signal: string) => {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      log.info({ signal }, 'shutting down: workers stop accepting and finish in-flight requests');
+      watch.close();
+      unhookSighup();
+      await pool.stop(SHUTDOWN_GRACE_MS);
+      await health.close();
+      log.info({}, 'hookgate stopped');
+      resolve(0);
+    };
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+    pool.onGaveUp(() => {
+      log.fatal({}, 'workers keep crashing: giving up');
+      void shutdown('crash loop').then(() => resolve(1));
+    });
+  });
+}
+
+function counts(c: LoadedConfiguration) {
+  let mutating = 0;
+  let validating = 0;
+  for (const w of c.webhookConfigurations) {
+    if (w.kind === 'MutatingWebhookConfiguration') mutating += w.webhooks.length;
+    else validating += w.webhooks.length;
+  }
+  return { mutatingHooks: mutating, validatingHooks: validating, plugins: c.gateway.plugins.length };
+}
+
+function urlOf(scheme: string, host: string, port: number): string {
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Listener, TLS and authentication settings are bound at start; say so instead of ignoring them silently. */
+function warnAboutRestartOnlySettings(log: Logger, started: LoadedConfiguration['gateway'], next: LoadedConfiguration): void {
+  const bound = (g: LoadedConfiguration['gateway']) => JSON.stringify({ admission: g.admission, metrics: g.metrics, stateDir: g.stateDir, workers: g.workers });
+  if (bound(started) !== bound(next.gateway)) {
+    log.warn({}, 'listener, TLS, authentication or worker settings changed: they apply at the next restart; hooks, plugins and namespaces changed now');
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The primary's workers: forks them, answers each worker's hello with the current configuration,
+ * tracks which ones listen, replaces a worker that dies (giving up on a crash loop), broadcasts new
+ * configurations, and stops them all gracefully (SIGKILL after the grace period).
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from '@hookgate/observability';
+import { isWorkerMessage, type PrimaryMessage } from './messages.js';
+
+/** More than this many unexpected exits within the window is a crash loop. */
+const CRASH_LIMIT = 5;
+const CRASH_WINDOW_MS = 60_000;
+
+export class WorkerPool {
+  readonly #listening = new Map<number, number>();
+  /** Generation each worker last applied. */
+  readonly #applied = new Map<number, number>();
+  readonly #crashes: number[] = [];
+  #stopping = false;
+  #announced = false;
+  #onAllListening: ((port: number) => void) | undefined;
+  #onGaveUp: (() => void) | undefined;
+
+  constructor(
+    private readonly size: number,
+    private readonly log: Logger,
+    private readonly configuration: () => PrimaryMessage,
+  ) {}
+
+  onAllListening(listener: (port: number) => void): void {
+    this.#onAllListening = listener;
+  }
+
+  onGaveUp(listener: () => void): void {
+    this.#onGaveUp = listener;
+  }
+
+  listeningCount(): number {
+    return this.#listening.size;
+  }
+
+  start(): void {
+    cluster.on('message', (worker, message: unknown) => this.#onMessage(worker, message));
+    cluster.on('exit', (worker, code, signal) => this.#onExit(worker, code, signal));
+    for (let i = 0; i < this.size; i += 1) cluster.fork();
+  }
+
+  broadcast(message: PrimaryMessage): void {
+    for (const worker of Object.values(cluster.workers ?? {})) if (worker?.isConnected()) worker.send(message);
+  }
+
+  /** Asks every worker to finish in-flight requests and exit; kills the ones still running after graceMs. */
+  async stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    const exited = workers.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
+    for (const w of workers) if (w.isConnected()) w.send({ type: 'hookgate:shutdown' } satisfies PrimaryMessage);
+    const timer = setTimeout(() => {
+      for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
+    }, graceMs);
+    await Promise.all(exited);
+    clearTimeout(timer);
+  }
+
+  #onMessage(worker: Worker, message: unknown): void {
+    if (!isWorkerMessage(message)) return;
+    if (message.type === 'hookgate:hello') worker.send(this.configuration());
+    if (message.type === 'hookgate:applied') {
+      this.#applied.set(worker.id, message.generation);
+      const live = [...this.#listening.keys()];
+      if (live.length > 0 && live.every((id) => this.#applied.get(id) === message.generation)) {
+        this.log.info({ generation: message.generation, workers: live.length }, 'configuration applied by every worker');
+      }
+    }
+    if (message.type === 'hookgate:listening') {
+      this.#listening.set(worker.id, message.port);
+      if (!this.#announced && this.#listening.size >= this.size) {
+        this.#announced = true;
+        this.#onAllListening?.(message.port);
+      }
+    }
+  }
+
+  #onExit(worker: Worker, code: number | null, signal: string | null): void {
+    this.#listening.delete(worker.id);
+    this.#applied.delete(worker.id);
+    if (this.#stopping) return;
+    this.log.error({ worker: worker.id, workerPid: worker.process.pid, code, signal }, 'gateway worker exited unexpectedly; starting a replacement');
+    const now = Date.now();
+    this.#crashes.push(now);
+    while (this.#crashes.length > 0 && now - this.#crashes[0]! > CRASH_WINDOW_MS) this.#crashes.shift();
+    if (this.#crashes.length > CRASH_LIMIT) {
+      this.#onGaveUp?.();
+      return;
+    }
+    cluster.fork();
+  }
+}

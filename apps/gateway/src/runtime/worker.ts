@@ -1,0 +1,119 @@
+/**
+ * A gateway worker (node:cluster): waits for the configuration from the primary, serves the
+ * admission listener (port shared across workers by the cluster), applies new configurations as
+ * they come, and on shutdown stops accepting, finishes in-flight requests and closes its channels.
+ */
+import cluster from 'node:cluster';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { LoadedConfiguration } from '@hookgate/config';
+import { createGatewayMetrics, createLogger, createMetricsRegistry, exposeWorkerMetrics, type Logger } from '@hookgate/observability';
+import { createBridgeInvoker } from '../bridge/bridge-invoker.js';
+import { buildGateway } from '../server/build-gateway.js';
+import { loggingSideEffectSink } from '../server/side-effects.js';
+import { openTlsMaterial, type TlsMaterialSource } from '../tls/index.js';
+import { isPrimaryMessage, type PrimaryMessage, type WorkerMessage } from './messages.js';
+import { keepWorkerMetrics } from './metric-ownership.js';
+import type { ServeOptions } from './serve-options.js';
+import { WorkerState } from './worker-state.js';
+
+export async function runWorker(options: ServeOptions): Promise<void> {
+  // Reloads are the primary's job; a SIGHUP sent to the whole process group must not kill a worker.
+  process.on('SIGHUP', () => undefined);
+  const log = createLogger({ component: 'gateway', level: options.logLevel ?? 'info', base: { worker: cluster.worker?.id ?? 0 } });
+  const registry = createMetricsRegistry({ collectDefault: true });
+  const metrics = createGatewayMetrics(registry);
+  keepWorkerMetrics(registry, metrics);
+  exposeWorkerMetrics([registry]);
+
+  const first = await nextConfiguration();
+  const gateway = first.configuration.gateway;
+  if (options.logLevel === undefined) log.level = gateway.logLevel;
+  const state = new WorkerState(log, metrics);
+  await state.apply(first.generation, first.configuration);
+
+  const tls = gateway.admission.tls.disabled ? undefined : await openTls(first.configuration, log, metrics);
+  let tokens = await readBearerTokens(gateway.admission.bearerTokenFile);
+  const now = () => performance.now();
+  const bridge = createBridgeInvoker({ now });
+  const app = buildGateway(
+    { ...(tls ? { tls } : {}), ...(tokens.length > 0 ? { bearerTokens: () => tokens } : {}) },
+    { state, bridge: bridge.invoke, logger: log, metrics, sideEffects: loggingSideEffectSink(log, metrics), now },
+  );
+  await app.listen({ host: gateway.admission.host, port: gateway.admission.port });
+  send({ type: 'hookgate:listening', port: (app.server.address() as AddressInfo).port });
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (reason: string) => {
+    closing ??= (async () => {
+      log.info({ reason }, 'worker shutting down: no new connections, finishing in-flight requests');
+      await app.close();
+      await bridge.close();
+      await state.close();
+      tls?.close();
+      log.info({}, 'worker stopped');
+      process.exit(0);
+    })();
+    return closing;
+  };
+
+  process.on('message', (message: unknown) => {
+    if (!isPrimaryMessage(message)) return;
+    if (message.type === 'hookgate:shutdown') void shutdown('asked by the primary');
+    if (message.type === 'hookgate:configuration') {
+      void (async () => {
+        try {
+          await state.apply(message.generation, message.configuration);
+          tokens = await readBearerTokens(message.configuration.gateway.admission.bearerTokenFile);
+          send({ type: 'hookgate:applied', generation: message.generation });
+        } catch (error) {
+          send({ type: 'hookgate:apply-failed', generation: message.generation, error: (error as Error).message });
+        }
+      })();
+    }
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+  // The primary is gone: nobody will route connections here any more.
+  process.on('disconnect', () => void shutdown('primary disconnected'));
+}
+
+function nextConfiguration(): Promise<Extract<PrimaryMessage, { type: 'hookgate:configuration' }>> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (isPrimaryMessage(message) && message.type === 'hookgate:configuration') {
+        process.off('message', onMessage);
+        resolve(message);
+      }
+    };
+    process.on('message', onMessage);
+    // Only now is a listener in place: a configuration sent earlier would have been dropped.
+    send({ type: 'hookgate:hello' });
+  });
+}
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+async function openTls(loaded: LoadedConfiguration, log: Logger, metrics: ReturnType<typeof createGatewayMetrics>): Promise<TlsMaterialSource> {
+  const { tls } = loaded.gateway.admission;
+  const source = await openTlsMaterial({
+    stateDir: loaded.gateway.stateDir,
+    ...(tls.certFile !== undefined ? { certFile: tls.certFile } : {}),
+    ...(tls.keyFile !== undefined ? { keyFile: tls.keyFile } : {}),
+    ...(tls.clientCAFile !== undefined ? { clientCAFile: tls.clientCAFile } : {}),
+    log,
+  });
+  const record = (notAfter: Date) => metrics.tlsCertificateExpiry.set(notAfter.getTime() / 1000);
+  record(source.current().notAfter);
+  source.onChange((m) => record(m.notAfter));
+  return source;
+}
+
+/** The token file holds one token (surrounding whitespace ignored); none configured → []. */
+async function readBearerTokens(file: string | undefined): Promise<string[]> {
+  if (file === undefined) return [];
+  const token = (await readFile(file, 'utf8')).trim();
+  if (token === '') throw new Error(`bearer token file ${file} is empty`);
+  return [token];
+}

@@ -1,0 +1,65 @@
+/**
+ * POST /mutate and /validate: decode → run the chain → encode, in the version received. Everything
+ * about admission semantics is libs/admission's; this file only wires the request to it.
+ */
+import {
+  computeRequestBudget,
+  decodeReview,
+  encodeAnnotationsForApiserver,
+  encodeReview,
+  runMutating,
+  runValidating,
+  type AdmissionRequest,
+  type AdmissionReview,
+  type ChainEnv,
+  type ChainOutcome,
+  type Phase,
+} from '@hookgate/admission';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pluginInvoker } from '../grpc/index.js';
+import { badRequest } from './bad-request.js';
+import { routeByTarget } from './composite-invoker.js';
+import { logDecision } from './decision-log.js';
+import type { GatewayContext } from './gateway-context.js';
+import type { AdmissionBody } from './json-body.js';
+import { recordOutcome, recordRequest } from './outcome-metrics.js';
+import { summarizeRequest } from './request-summary.js';
+
+const RUN: Record<Phase, (set: Parameters<typeof runMutating>[0], r: AdmissionRequest, env: ChainEnv) => Promise<ChainOutcome>> = {
+  mutating: runMutating,
+  validating: runValidating,
+};
+
+export function admissionHandler(phase: Phase, ctx: GatewayContext) {
+  return async (request: FastifyRequest<{ Body: AdmissionBody; Querystring: { timeout?: string } }>, reply: FastifyReply): Promise<AdmissionReview> => {
+    const started = ctx.now();
+    const review = decodeReview(request.body?.value);
+    if (!review.ok) throw badRequest(`invalid AdmissionReview: ${review.error.message}`);
+    const { version, request: admission } = review.value;
+    const state = ctx.state.current(); // read once: the request keeps this configuration to the end
+    const summary = summarizeRequest(phase, admission);
+    if (state.hooks.candidates(phase, admission).length === 0) {
+      recordRequest(ctx.metrics, summary, 'allowed', (ctx.now() - started) / 1000);
+      return encodeReview(version, admission.uid, { allowed: true });
+    }
+    const budget = computeRequestBudget(started, request.query.timeout, state.budget);
+    if (budget.problem !== undefined) request.log.warn({ uid: admission.uid, problem: budget.problem }, 'ignoring an unusable ?timeout= parameter');
+    const plugin = pluginInvoker(state.plugins, { now: ctx.now, received: { bytes: request.body.bytes, form: 'review', request: admission } });
+    const env: ChainEnv = { invoke: routeByTarget({ plugin, bridge: ctx.bridge }), namespaces: state.namespaces, now: ctx.now, newUid: ctx.newUid, deadline: budget.deadline, signal: abortOnHangUp(reply) };
+    const outcome = await RUN[phase](state.hooks, admission, env);
+    const elapsed = ctx.now() - started;
+    recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
+    logDecision(request.log, summary, outcome, elapsed);
+    if (outcome.sideEffects.length > 0) ctx.sideEffects.record(outcome.sideEffects, { ...summary, allowed: outcome.allowed });
+    return encodeReview(version, admission.uid, { ...outcome, auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, ctx.annotations) });
+  };
+}
+
+/** Aborted when the apiserver closes the connection before we answered: hooks stop at once. */
+function abortOnHangUp(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}

@@ -1,0 +1,43 @@
+/**
+ * Every client-side problem with an admission request becomes a 400 with a message that says what
+ * was wrong (fastify's own 413/415 included), so the apiserver logs something a person can act on.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+export interface BadRequestError extends Error {
+  readonly statusCode: 400;
+  readonly code: 'HG_ERR_GATEWAY_BAD_REQUEST';
+}
+
+export function badRequest(message: string): BadRequestError {
+  return Object.assign(new Error(message), { statusCode: 400 as const, code: 'HG_ERR_GATEWAY_BAD_REQUEST' as const });
+}
+
+/** fastify's client-error codes, reworded for an apiserver operator. */
+const CLIENT_ERRORS: Readonly<Record<string, (error: FastifyError) => string>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => 'request body is larger than the configured limit (bodyLimit)',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'unsupported content type: send the AdmissionReview as application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'request body length does not match Content-Length',
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'request body is empty: expected an AdmissionReview JSON document',
+  FST_ERR_CTP_INVALID_TYPE: () => 'missing or invalid content type: send the AdmissionReview as application/json',
+};
+
+/**
+ * Client errors → 400 `{message}`; anything else is a defect: logged with the request id, answered 500
+ * without details (the apiserver then applies the gateway registration's own failurePolicy).
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const reword = error.code === undefined ? undefined : CLIENT_ERRORS[error.code];
+    if (reword !== undefined || error.statusCode === 400) {
+      const message = reword ? reword(error) : error.message;
+      request.log.warn({ err: { code: error.code, message } }, 'bad admission request');
+      return reply.code(400).send({ message, code: 'HG_ERR_GATEWAY_BAD_REQUEST' });
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).send({ message: error.message, code: error.code });
+    }
+    request.log.error({ err: error }, 'internal error while handling an admission request');
+    return reply.code(500).send({ message: 'internal error in hookgate; see the gateway log', code: 'HG_ERR_GATEWAY_INTERNAL' });
+  });
+}

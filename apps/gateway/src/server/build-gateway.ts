@@ -1,0 +1,109 @@
+/**
+ * buildGateway(options, deps): the admission listener as a Fastify instance (tests drive it with
+ * inject; main.ts listens). TLS, apiserver authentication, the body parser and error mapping are
+ * each registered from their own file; the routes are admission-route.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { EncodeAnnotationsOptions, HookInvoker } from '@hookgate/admission';
+import type { GatewayMetrics, Logger } from '@hookgate/observability';
+import { secureContextOptions, type TlsMaterial, type TlsMaterialSource } from '../tls/index.js';
+import { admissionHandler } from './admission-route.js';
+import { registerApiserverAuth } from './apiserver-auth.js';
+import { registerErrorHandler } from './bad-request.js';
+import type { GatewayContext } from './gateway-context.js';
+import type { GatewayStateSource } from './gateway-state.js';
+import { registerJsonBodyParser } from './json-body.js';
+import type { SideEffectSink } from './side-effects.js';
+
+export interface GatewayOptions {
+  /** Largest accepted AdmissionReview. The apiserver's objects are ≤ ~1.5 MiB each; UPDATE carries two. */
+  readonly bodyLimitBytes?: number;
+  readonly annotations?: EncodeAnnotationsOptions;
+  /** Serve https with this material (hot-swapped on change); plain http when absent. */
+  readonly tls?: TlsMaterialSource;
+  /** Accepted bearer tokens; empty or absent: no token authentication. */
+  readonly bearerTokens?: () => readonly string[];
+}
+
+export interface GatewayDeps {
+  readonly state: GatewayStateSource;
+  /** The HTTP bridge invoker for url/service hooks (plugin hooks use the state's plugin clients). */
+  readonly bridge: HookInvoker;
+  readonly logger: Logger;
+  readonly metrics: GatewayMetrics;
+  readonly sideEffects: SideEffectSink;
+  /** Monotonic clock in ms; the chain's deadlines and the invokers' timers use it. */
+  readonly now?: () => number;
+  readonly newUid?: () => string;
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+export function buildGateway(options: GatewayOptions, deps: GatewayDeps): FastifyInstance {
+  const material = options.tls?.current();
+  const tokens = options.bearerTokens ?? (() => []);
+  const clientCertificates = material?.clientCA !== undefined;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    // One decision line per request replaces fastify's incoming/completed lines.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ...(material ? { https: httpsOptions(material, tokens().length > 0) } : {}),
+  }) as unknown as FastifyInstance;
+  if (options.tls) watchCertificates(app, options.tls);
+
+  const ctx: GatewayContext = {
+    state: deps.state,
+    bridge: deps.bridge,
+    now: deps.now ?? (() => performance.now()),
+    newUid: deps.newUid ?? randomUUID,
+    annotations: options.annotations ?? {},
+    metrics: deps.metrics,
+    sideEffects: deps.sideEffects,
+  };
+  registerJsonBodyParser(app);
+  registerErrorHandler(app);
+  registerApiserverAuth(app, { clientCertificates, bearerTokens: tokens });
+  closeConnectionsWhenDraining(app);
+  app.post('/mutate', admissionHandler('mutating', ctx));
+  app.post('/validate', admissionHandler('validating', ctx));
+  return app;
+}
+
+/**
+ * With a client CA, certificates are requested; they are required unless bearer tokens are also
+ * accepted (then apiserver-auth.ts checks that one of the two was presented).
+ */
+function httpsOptions(m: TlsMaterial, tokensToo: boolean) {
+  const base = { key: m.key, cert: m.cert, minVersion: 'TLSv1.2' as const };
+  if (m.clientCA === undefined) return base;
+  return { ...base, ca: m.clientCA, requestCert: true, rejectUnauthorized: !tokensToo };
+}
+
+/**
+ * During a graceful close, answers still in flight carry `Connection: close`, so the apiserver's
+ * keep-alive connections end with them and close() does not wait for their idle timeout.
+ */
+function closeConnectionsWhenDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+}
+
+function watchCertificates(app: FastifyInstance, tls: TlsMaterialSource): void {
+  const stop = tls.onChange((m) => {
+    const server = app.server as unknown as { setSecureContext?: (o: object) => void };
+    server.setSecureContext?.(secureContextOptions(m));
+    app.log.info({ notAfter: m.notAfter.toISOString(), origin: m.origin }, 'admission listener now serves the renewed certificate');
+  });
+  app.addHook('onClose', async () => {
+    stop();
+  });
+}

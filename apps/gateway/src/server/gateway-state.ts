@@ -1,0 +1,20 @@
+/**
+ * What one admission request reads, once, when it starts: the compiled hooks, plugin clients and
+ * namespace source of one configuration generation. A reload swaps the whole snapshot; in-flight requests keep theirs.
+ */
+import type { HookSet, NamespaceLookup, RequestBudgetOptions } from '@hookgate/admission';
+import type { PluginClients } from '../grpc/index.js';
+
+export interface GatewayState {
+  readonly generation: number;
+  readonly hooks: HookSet;
+  readonly plugins: PluginClients;
+  /** Namespace labels for namespaceSelector (static labels are part of the configuration). */
+  readonly namespaces: NamespaceLookup;
+  /** Safety margin and default budget for `?timeout=` (computeRequestBudget). */
+  readonly budget: RequestBudgetOptions;
+}
+
+export interface GatewayStateSource {
+  current(): GatewayState;
+}

@@ -1,0 +1,29 @@
+/**
+ * The admission routes' body parser: keeps the request bytes (forwarded as-is to plugins while the
+ * object is unchanged) and parses them exactly once. Malformed JSON is a 400, never a crash.
+ */
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from './bad-request.js';
+
+/** What an admission route receives as `request.body`. */
+export interface AdmissionBody {
+  readonly bytes: Buffer;
+  readonly value: unknown;
+}
+
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  // Only JSON: any other content type is fastify's 415, which bad-request.ts turns into a 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) {
+      done(badRequest('request body is empty: expected an AdmissionReview JSON document'), undefined);
+      return;
+    }
+    try {
+      done(null, { bytes, value: JSON.parse(bytes.toString('utf8')) } satisfies AdmissionBody);
+    } catch (error) {
+      done(badRequest(`request body is not valid JSON: ${(error as Error).message}`), undefined);
+    }
+  });
+}

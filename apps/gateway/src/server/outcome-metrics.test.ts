@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { ChainOutcome, TraceEvent } from '@hookgate/admission';
+import { createGatewayMetrics, createMetricsRegistry } from '@hookgate/observability';
+import { recordOutcome } from './outcome-metrics.js';
+import type { RequestSummary } from './request-summary.js';
+
+const summary: RequestSummary = { uid: 'u', phase: 'validating', operation: 'CREATE', resource: 'v1/pods', kind: 'Pod', namespace: 'ns', name: 'n', dryRun: false };
+const outcomeOf = (trace: TraceEvent[], allowed = true): ChainOutcome => ({ allowed, warnings: [], auditAnnotations: {}, sideEffects: [], trace });
+const call = (outcome: Extract<TraceEvent, { type: 'call' }>['outcome'], code: number, failureKind?: 'timeout' | 'transport'): TraceEvent => ({
+  type: 'call',
+  hook: 'h.example.com',
+  round: 0,
+  outcome,
+  mutated: false,
+  durationMs: 2,
+  code,
+  ...(failureKind ? { failure: { kind: failureKind, message: 'x', code } } : {}),
+});
+
+describe('recordOutcome', () => {
+  const cases = [
+    { name: 'an allowed call', event: call('allowed', 200), lines: ['hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="200",rejected="false"} 1'] },
+    {
+      name: 'a denial',
+      event: call('denied', 403),
+      lines: [
+        'hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="403",rejected="true"} 1',
+        'hookgate_webhook_rejections_total{name="h.example.com",phase="validating",operation="CREATE",error_type="no_error",rejection_code="403"} 1',
+      ],
+    },
+    {
+      name: 'a timeout under Fail',
+      event: call('failed-closed', 503, 'timeout'),
+      lines: [
+        'hookgate_webhook_rejections_total{name="h.example.com",phase="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="503"} 1',
+        'hookgate_webhook_timeouts_total{name="h.example.com",phase="validating"} 1',
+      ],
+    },
+    {
+      name: 'a transport failure under Ignore',
+      event: call('failed-open', 503, 'transport'),
+      lines: [
+        'hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="503",rejected="false"} 1',
+        'hookgate_webhook_fail_open_total{name="h.example.com",phase="validating"} 1',
+      ],
+    },
+    {
+      name: 'a false match condition',
+      event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchCondition:only-pods' } as TraceEvent,
+      lines: ['hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1'],
+    },
+  ];
+  it.each(cases)('$name', async ({ event, lines }) => {
+    const registry = createMetricsRegistry();
+    recordOutcome(createGatewayMetrics(registry), summary, outcomeOf([event]), 0.01);
+    const text = await registry.metrics();
+    for (const line of lines) expect(text).toContain(line);
+    expect(text).toContain('hookgate_admission_requests_total{phase="validating",operation="CREATE",outcome="allowed"} 1');
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * ledger configuration: YAML → validated LedgerConfig, every problem named by its field path.
+ *
+ *   keyPrefix: "hookgate:ledger:"        # optional
+ *   pendingTtlSeconds: 3600              # optional: how long an unsettled claim lives
+ *   ledgers:
+ *     - name: hostnames
+ *       kinds: [networking.k8s.io/Ingress, Service]
+ *       annotation: ledger.hookgate.dev/hostname
+ *       scope: Cluster                   # or Namespace
+ *       lowercase: true
+ */
+import { loadPluginConfig, parsePluginConfig, validQualifiedName, type FieldReader } from '@hookgate/plugin-sdk';
+import type { KindPattern, LedgerConfig, LedgerSpec } from './decide.js';
+
+const PLUGIN = 'ledger';
+const LEDGER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const KIND_NAME = /^[A-Z][A-Za-z0-9]*$/;
+const SCOPES = ['Cluster', 'Namespace'] as const;
+
+export const DEFAULT_KEY_PREFIX = 'hookgate:ledger:';
+export const DEFAULT_PENDING_TTL_SECONDS = 3600;
+
+export interface LedgerSettings extends LedgerConfig {
+  pendingTtlSeconds: number;
+}
+
+export async function loadLedgerConfig(path: string): Promise<LedgerSettings> {
+  return loadPluginConfig(PLUGIN, path, readLedgerSettings);
+}
+
+export function parseLedgerConfig(text: string, source: string): LedgerSettings {
+  return parsePluginConfig(PLUGIN, text, source, readLedgerSettings);
+}
+
+function readLedgerSettings(document: unknown, r: FieldReader): LedgerSettings {
+  const root = r.object(document, '', ['keyPrefix', 'pendingTtlSeconds', 'ledgers']) ?? {};
+
+  const keyPrefix = r.string(root['keyPrefix'], 'keyPrefix') ?? DEFAULT_KEY_PREFIX;
+  const ttl = root['pendingTtlSeconds'] ?? DEFAULT_PENDING_TTL_SECONDS;
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 60) {
+    r.invalid('pendingTtlSeconds', ttl, 'must be a whole number of seconds, at least 60 (longer than any admission call)');
+  }
+
+  const ledgers: LedgerSpec[] = [];
+  const raw = root['ledgers'];
+  if (!Array.isArray(raw) || raw.length === 0) r.invalid('ledgers', raw ?? null, 'must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }');
+  else raw.forEach((item, i) => {
+    const ledger = readLedger(r, item, `ledgers[${i}]`);
+    if (ledger === undefined) return;
+    if (ledgers.some((l) => l.name === ledger.name)) r.invalid(`ledgers[${i}].name`, ledger.name, 'must be unique');
+    ledgers.push(ledger);
+  });
+
+  return { keyPrefix, pendingTtlSeconds: ttl as number, ledgers };
+}
+
+function readLedger(r: FieldReader, raw: unknown, path: string): LedgerSpec | undefined {
+  const item = r.object(raw, path, ['name', 'kinds', 'annotation', 'scope', 'lowercase']);
+  if (item === undefined) return r.required(path);
+  const name = r.string(item['name'], `${path}.name`) ?? r.required(`${path}.name`);
+  if (name !== undefined && !LEDGER_NAME.test(name)) r.invalid(`${path}.name`, name, 'must be lowercase letters, digits and "-" (it is part of Redis keys)');
+
+  const kindTexts = r.stringArray(item['kinds'], `${path}.kinds`) ?? [];
+  if (kindTexts.length === 0) r.required(`${path}.kinds`);
+  const kinds = kindTexts.map((text, i) => readKind(r, text, `${path}.kinds[${i}]`)).filter((k) => k !== undefined);
+
+  const annotation = r.string(item['annotation'], `${path}.annotation`) ?? r.required(`${path}.annotation`);
+  if (annotation !== undefined && !validQualifiedName(annotation)) r.invalid(`${path}.annotation`, annotation, 'must be an annotation key ([prefix/]name)');
+
+  const scope = r.string(item['scope'], `${path}.scope`) ?? 'Cluster';
+  if (!SCOPES.includes(scope as LedgerSpec['scope'])) r.unsupported(`${path}.scope`, scope, SCOPES);
+
+  const lowercase = item['lowercase'] ?? false;
+  if (typeof lowercase !== 'boolean') r.invalid(`${path}.lowercase`, lowercase, 'must be true or false');
+
+  if (name === undefined || annotation === undefined) return undefined;
+  return { name, kinds, annotation, scope: scope as LedgerSpec['scope'], lowercase: lowercase === true };
+}
+
+/** `Kind` (core group), `group/Kind`, with `*` for either part. */
+function readKind(r: FieldReader, text: string, path: string): KindPattern | undefined {
+  if (text === '*') return { group: '*', kind: '*' };
+  const slash = text.indexOf('/');
+  const group = slash < 0 ? '' : text.slice(0, slash);
+  const kind = slash < 0 ? text : text.slice(slash + 1);
+  if (kind !== '*' && !KIND_NAME.test(kind)) return r.invalid(path, text, 'must be Kind (core group), group/Kind or *, e.g. networking.k8s.io/Ingress');
+  return { group, kind };
+}

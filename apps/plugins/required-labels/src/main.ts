@@ -1,0 +1,22 @@
+/**
+ * required-labels process: `node --import tsx src/main.ts --config required-labels.yaml --listen unix:///run/hookgate/required-labels.sock [--hook NAME]`.
+ * SIGTERM/SIGINT: stop accepting, finish in-flight calls, exit (the SDK's handleSignals).
+ */
+import { parseArgs } from 'node:util';
+import { servePlugin } from '@hookgate/plugin-sdk';
+import { loadRequiredLabelsConfig } from './config.js';
+import { buildRequiredLabelsPlugin, DEFAULT_HOOK } from './plugin.js';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { config: { type: 'string' }, listen: { type: 'string' }, hook: { type: 'string' } } });
+  if (!values.config || !values.listen) {
+    throw new Error('usage: required-labels --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]');
+  }
+  const policy = await loadRequiredLabelsConfig(values.config);
+  await servePlugin(buildRequiredLabelsPlugin({ policy, hook: values.hook ?? DEFAULT_HOOK }), { listen: values.listen, handleSignals: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

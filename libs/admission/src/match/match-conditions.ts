@@ -1,0 +1,101 @@
+/**
+ * Webhook matchConditions (k8s-semantics §9): compiled once per hook, evaluated per request.
+ * All conditions are evaluated; a `false` skips the hook even when others errored; otherwise
+ * errors follow the effective failurePolicy (Fail rejects, Ignore skips).
+ */
+import type { MatchCondition, FailurePolicyType } from '../config/types.js';
+import type { CelActivation, CompiledMatchCondition } from '../hook.js';
+import type { AdmissionRequest } from '../review/types.js';
+import type { ParseResult } from '@marcbachmann/cel-js';
+import { compileBoolExpression, celErrorText } from './cel.js';
+import { AUTHORIZER_VALUE } from './cel-authorizer.js';
+import { formatAggregate } from '../errors/status.js';
+import { buildCelRequest, toCelRequest, toCelValue } from './cel-values.js';
+
+type EvalResult = ReturnType<CompiledMatchCondition['evaluate']>;
+
+const celRequests = new WeakMap<object, Record<string, unknown>>();
+const celContexts = new WeakMap<CelActivation, Record<string, unknown>>();
+
+/** The cel-js context of an activation, built once per activation and shared by all expressions. */
+function celContext(activation: CelActivation): Record<string, unknown> {
+  let context = celContexts.get(activation);
+  if (context !== undefined) return context;
+  let request = celRequests.get(activation.request);
+  if (request === undefined) {
+    request = toCelRequest(activation.request);
+    celRequests.set(activation.request, request);
+  }
+  context = {
+    object: toCelValue(activation.object),
+    oldObject: toCelValue(activation.oldObject),
+    request,
+    namespaceObject: toCelValue(activation.namespaceObject),
+    authorizer: AUTHORIZER_VALUE,
+  };
+  celContexts.set(activation, context);
+  return context;
+}
+
+/** The activation for one request: namespaceObject is always null for webhooks. */
+export function buildCelActivation(request: AdmissionRequest): CelActivation {
+  return {
+    object: request.object ?? null,
+    oldObject: request.oldObject ?? null,
+    request: buildCelRequest(request),
+    namespaceObject: null,
+  };
+}
+
+function runProgram(program: ParseResult, expression: string, activation: CelActivation): EvalResult {
+  try {
+    const value: unknown = program(celContext(activation));
+    if (typeof value === 'boolean') return { ok: true, value };
+    return { ok: false, error: `expression '${expression}' resulted in error: expected a bool result, got ${typeof value}` };
+  } catch (error) {
+    return { ok: false, error: `expression '${expression}' resulted in error: ${celErrorText(error)}` };
+  }
+}
+
+/** A condition that does not compile (only possible without validation) errors on every evaluation. */
+export function compileMatchCondition(condition: Required<MatchCondition>): CompiledMatchCondition {
+  const { name, expression } = condition;
+  const compiled = compileBoolExpression(expression);
+  const evaluate = compiled.ok
+    ? (activation: CelActivation): EvalResult => runProgram(compiled.program, expression, activation)
+    : (): EvalResult => ({ ok: false, error: `compilation error: ${compiled.error}` });
+  return Object.freeze({ name, expression, evaluate });
+}
+
+export function compileMatchConditions(conditions: readonly Required<MatchCondition>[]): CompiledMatchCondition[] {
+  return conditions.map(compileMatchCondition);
+}
+
+export type MatchConditionsResult =
+  | { readonly kind: 'match' }
+  /** `condition` names the first false condition; absent when skipped because of errors under Ignore. */
+  | { readonly kind: 'skip'; readonly condition?: string; readonly errors: readonly string[] }
+  /** failurePolicy Fail and at least one error, no false: `message` is the aggregated error text. */
+  | { readonly kind: 'error'; readonly message: string; readonly errors: readonly string[] };
+
+const MATCH: MatchConditionsResult = Object.freeze({ kind: 'match' });
+
+/**
+ * Evaluates in order like the apiserver's matcher: it stops at the first false (errors before it are
+ * still reported, for metrics), else decides on the errors by failurePolicy (missing means Fail).
+ */
+export function evaluateMatchConditions(
+  conditions: readonly CompiledMatchCondition[],
+  activation: CelActivation,
+  failurePolicy: FailurePolicyType | undefined,
+): MatchConditionsResult {
+  const errors: string[] = [];
+  for (const condition of conditions) {
+    const result = condition.evaluate(activation);
+    if (!result.ok) errors.push(result.error);
+    else if (!result.value) return { kind: 'skip', condition: condition.name, errors };
+  }
+  if (errors.length === 0) return MATCH;
+  if (failurePolicy === 'Ignore') return { kind: 'skip', errors };
+  return { kind: 'error', message: formatAggregate(errors), errors };
+}

@@ -1,0 +1,5 @@
+// Public surface of patch/: re-exports only.
+export { decodePatch, applyPatch, toPatchOperations, isJsonEqual } from './json-patch.js';
+export type { DecodedPatch, DecodedOperation } from './json-patch.js';
+export { diffPatch } from './diff.js';
+export { checkGoJsonSyntax, compactGoJson, encodeGoString } from './go-json.js';

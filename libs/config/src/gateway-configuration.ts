@@ -1,0 +1,127 @@
+/**
+ * `hookgate.dev/v1alpha1` GatewayConfiguration: the gateway's own settings, component-config
+ * style (fields at the top level, like KubeletConfiguration). These are the types after
+ * defaulting; libs/config/README.md documents every field, its default and its rules.
+ *
+ * Relative file paths are resolved against the directory of the configuration (the file's
+ * directory, or the configuration directory itself).
+ */
+import type { LogLevel } from '@hookgate/observability';
+
+export const GATEWAY_API_VERSION = 'hookgate.dev/v1alpha1';
+export const GATEWAY_KIND = 'GatewayConfiguration';
+
+export type KubernetesMode = 'none' | 'kubeconfig' | 'inCluster';
+
+export interface AdmissionTls {
+  /** Plain http when true: for tests and local use only (the apiserver accepts only https). */
+  readonly disabled: boolean;
+  /** Operator-provided serving certificate (with its chain) and key; both or neither. Without them the gateway manages its own. */
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  /** When set, the apiserver must present a client certificate signed by this CA. */
+  readonly clientCAFile?: string;
+}
+
+export interface AdmissionListener {
+  readonly host: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  readonly tls: AdmissionTls;
+  /** When set, requests must carry `Authorization: Bearer <the file's content>`. */
+  readonly bearerTokenFile?: string;
+}
+
+export interface MetricsListener {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface PluginTls {
+  /** CA that signs the plugin's serving certificate; system roots when absent. */
+  readonly caFile?: string;
+  /** Client certificate and key for mutual TLS; both or neither. */
+  readonly certFile?: string;
+  readonly keyFile?: string;
+}
+
+export interface PluginConfiguration {
+  /** Referenced by `clientConfig.plugin` in webhook configurations. */
+  readonly name: string;
+  /** gRPC target: `unix:///absolute/path.sock` or `host:port` (`[::1]:7001` for IPv6). */
+  readonly target: string;
+  readonly tls?: PluginTls;
+  /** Use the AdmitStream bidirectional stream: true/false, or absent to use it when the plugin offers it. */
+  readonly stream?: boolean;
+}
+
+export interface KubernetesAccess {
+  /** none: static namespace labels; kubeconfig: a kubeconfig file; inCluster: the pod's service account. */
+  readonly mode: KubernetesMode;
+  /** mode kubeconfig only; absent means $KUBECONFIG, then ~/.kube/config. */
+  readonly kubeconfig?: string;
+}
+
+export interface StaticNamespace {
+  readonly name: string;
+  /** The labels the namespace has; `kubernetes.io/metadata.name: <name>` is added as the apiserver does. */
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+export interface Timeouts {
+  /** The gateway answers this long before the apiserver's `?timeout=` runs out. */
+  readonly safetyMarginMs: number;
+  /** The request budget when a request carries no `?timeout=` (curl, tests); the apiserver's default is 10. */
+  readonly defaultRequestTimeoutSeconds: number;
+}
+
+export interface RegistryListener {
+  readonly disabled: boolean;
+  /** Unix socket of the Registry gRPC service; its file permissions are the authentication. */
+  readonly socket: string;
+}
+
+export interface GatewayConfiguration {
+  readonly apiVersion: typeof GATEWAY_API_VERSION;
+  readonly kind: typeof GATEWAY_KIND;
+  readonly admission: AdmissionListener;
+  readonly metrics: MetricsListener;
+  /** The self-managed CA and certificate live here. */
+  readonly stateDir: string;
+  /** Side-effect jobs wait here while Redis is unreachable. */
+  readonly spoolDir: string;
+  readonly plugins: readonly PluginConfiguration[];
+  /** Absent: no reconciliation queue; side effects are only counted and logged. */
+  readonly redis?: { readonly url: string };
+  readonly kubernetes: KubernetesAccess;
+  readonly namespaces: readonly StaticNamespace[];
+  readonly timeouts: Timeouts;
+  /** Gateway processes (node:cluster workers). */
+  readonly workers: number;
+  readonly registry: RegistryListener;
+  readonly logLevel: LogLevel;
+}
+
+/** What defaulting depends on besides the document; injected so tests are deterministic. */
+export interface DefaultingEnvironment {
+  /** Relative paths in the document are resolved against this directory. */
+  readonly configDir: string;
+  /** The default stateDir `./.hookgate/state` is relative to the working directory. */
+  readonly cwd: string;
+  /** Running as root: stateDir defaults to /var/lib/hookgate. */
+  readonly isRoot: boolean;
+  /** Default for `workers`. */
+  readonly cpus: number;
+}
+
+export const DEFAULTS = {
+  admissionHost: '127.0.0.1',
+  admissionPort: 8443,
+  metricsHost: '127.0.0.1',
+  metricsPort: 9443,
+  rootStateDir: '/var/lib/hookgate',
+  userStateDir: '.hookgate/state',
+  safetyMarginMs: 500,
+  defaultRequestTimeoutSeconds: 10,
+  logLevel: 'info',
+} as const;

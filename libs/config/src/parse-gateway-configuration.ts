@@ -1,0 +1,247 @@
+/**
+ * GatewayConfiguration document → defaulted GatewayConfiguration, or every problem in it.
+ * Unknown fields are errors at every level: a misspelt field would otherwise silently fall back
+ * to its default.
+ */
+import { isIP } from 'node:net';
+import { isAbsolute, resolve } from 'node:path';
+import { FieldPath, duplicate, err, forbidden, invalid, isDns1123Label, isDns1123Subdomain, ok, required, validateLabels } from '@hookgate/admission';
+import type { Result } from '@hookgate/admission';
+import { LOG_LEVELS } from '@hookgate/observability';
+import type { DocumentIssue } from './config-error.js';
+import { FieldReader } from './field-reader.js';
+import { DEFAULTS, GATEWAY_API_VERSION, GATEWAY_KIND } from './gateway-configuration.js';
+import type {
+  AdmissionListener,
+  DefaultingEnvironment,
+  GatewayConfiguration,
+  KubernetesAccess,
+  MetricsListener,
+  PluginConfiguration,
+  StaticNamespace,
+} from './gateway-configuration.js';
+
+const PORT = { min: 0, max: 65535 };
+/** sun_path is 108 bytes including the terminating NUL. */
+const MAX_UNIX_SOCKET_PATH_BYTES = 107;
+
+export function parseGatewayConfiguration(document: unknown, env: DefaultingEnvironment): Result<GatewayConfiguration, DocumentIssue[]> {
+  const issues: DocumentIssue[] = [];
+  const top = new FieldReader(document, FieldPath.root(''), issues);
+  const path = (p: string) => (isAbsolute(p) ? p : resolve(env.configDir, p));
+  const optionalPath = (r: FieldReader, name: string) => {
+    const v = r.string(name);
+    return v === undefined ? undefined : path(v);
+  };
+  top.raw('apiVersion');
+  top.raw('kind');
+
+  const admission = readAdmission(top.object('admission'), optionalPath);
+  const metricsReader = top.object('metrics');
+  const metrics = readListener(metricsReader, DEFAULTS.metricsHost, DEFAULTS.metricsPort);
+  metricsReader.finish();
+  checkPortConflict(admission, metrics, top);
+
+  const stateDirRaw = top.string('stateDir');
+  const stateDir = stateDirRaw !== undefined ? path(stateDirRaw) : env.isRoot ? DEFAULTS.rootStateDir : resolve(env.cwd, DEFAULTS.userStateDir);
+  const spoolDir = optionalPath(top, 'spoolDir') ?? resolve(stateDir, 'spool');
+
+  const plugins = readPlugins(top, optionalPath);
+  const redis = readRedis(top);
+  const kubernetes = readKubernetes(top.object('kubernetes'), optionalPath);
+  const namespaces = readNamespaces(top, kubernetes);
+
+  const timeoutsReader = top.object('timeouts');
+  const timeouts = {
+    safetyMarginMs: timeoutsReader.int('safetyMarginMs', DEFAULTS.safetyMarginMs, { min: 0, max: 29_999 }),
+    defaultRequestTimeoutSeconds: timeoutsReader.int('defaultRequestTimeoutSeconds', DEFAULTS.defaultRequestTimeoutSeconds, { min: 1, max: 30 }),
+  };
+  timeoutsReader.finish();
+
+  const workers = top.int('workers', Math.max(1, env.cpus), { min: 1, max: 256 });
+
+  const registryReader = top.object('registry');
+  const registry = { disabled: registryReader.bool('disabled', false), socket: optionalPath(registryReader, 'socket') ?? resolve(stateDir, 'registry.sock') };
+  if (!registry.disabled && Buffer.byteLength(registry.socket) > MAX_UNIX_SOCKET_PATH_BYTES) {
+    registryReader.report(invalid(registryReader.path.child('socket'), registry.socket, `must be at most ${MAX_UNIX_SOCKET_PATH_BYTES} bytes long (the unix socket path limit); set registry.socket or a shorter stateDir`));
+  }
+  registryReader.finish();
+
+  const logLevel = top.oneOf('logLevel', LOG_LEVELS, DEFAULTS.logLevel);
+  top.finish();
+
+  if (issues.length > 0) return err(issues);
+  return ok({
+    apiVersion: GATEWAY_API_VERSION,
+    kind: GATEWAY_KIND,
+    admission,
+    metrics,
+    stateDir,
+    spoolDir,
+    plugins,
+    ...(redis ? { redis } : {}),
+    kubernetes,
+    namespaces,
+    timeouts,
+    workers,
+    registry,
+    logLevel,
+  });
+}
+
+type PathReader = (r: FieldReader, name: string) => string | undefined;
+
+function readListener(r: FieldReader, defaultHost: string, defaultPort: number): MetricsListener {
+  const host = r.string('host', defaultHost);
+  if (!isHost(host)) r.report(invalid(r.path.child('host'), host, 'must be an IP address or a DNS name, without scheme or port'));
+  return { host, port: r.int('port', defaultPort, PORT) };
+}
+
+function readAdmission(r: FieldReader, optionalPath: PathReader): AdmissionListener {
+  const { host, port } = readListener(r, DEFAULTS.admissionHost, DEFAULTS.admissionPort);
+  const t = r.object('tls');
+  const disabled = t.bool('disabled', false);
+  const certFile = optionalPath(t, 'certFile');
+  const keyFile = optionalPath(t, 'keyFile');
+  const clientCAFile = optionalPath(t, 'clientCAFile');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    t.report(required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'));
+  }
+  if (disabled) {
+    for (const [name, value] of [['certFile', certFile], ['keyFile', keyFile], ['clientCAFile', clientCAFile]] as const) {
+      if (value !== undefined) t.report(forbidden(t.path.child(name), 'may not be set when tls.disabled is true'));
+    }
+  }
+  t.finish();
+  const bearerTokenFile = optionalPath(r, 'bearerTokenFile');
+  r.finish();
+  return {
+    host,
+    port,
+    tls: { disabled, ...(certFile ? { certFile } : {}), ...(keyFile ? { keyFile } : {}), ...(clientCAFile ? { clientCAFile } : {}) },
+    ...(bearerTokenFile ? { bearerTokenFile } : {}),
+  };
+}
+
+/** Two listeners may not take the same port on overlapping addresses. */
+function checkPortConflict(admission: AdmissionListener, metrics: MetricsListener, top: FieldReader): void {
+  const wildcard = (h: string) => h === '0.0.0.0' || h === '::';
+  const overlap = admission.host === metrics.host || wildcard(admission.host) || wildcard(metrics.host);
+  if (admission.port !== 0 && admission.port === metrics.port && overlap) {
+    top.report(invalid(top.path.child('metrics', 'port'), metrics.port, 'must differ from admission.port on the same address'));
+  }
+}
+
+function readPlugins(top: FieldReader, optionalPath: PathReader): PluginConfiguration[] {
+  const listPath = top.path.child('plugins');
+  const seen = new Set<string>();
+  const plugins: PluginConfiguration[] = [];
+  top.list('plugins').forEach((item, i) => {
+    const r = new FieldReader(item, listPath.index(i), top.issues);
+    const name = r.requiredString('name');
+    if (name !== undefined) {
+      for (const msg of isDns1123Subdomain(name)) r.report(invalid(r.path.child('name'), name, msg));
+      if (seen.has(name)) r.report(duplicate(r.path.child('name'), name));
+      seen.add(name);
+    }
+    const target = r.requiredString('target');
+    const problem = target === undefined ? undefined : targetProblem(target);
+    if (problem !== undefined) r.report(invalid(r.path.child('target'), target, problem));
+    let tls: PluginConfiguration['tls'];
+    if (r.has('tls')) {
+      const t = r.object('tls');
+      const caFile = optionalPath(t, 'caFile');
+      const certFile = optionalPath(t, 'certFile');
+      const keyFile = optionalPath(t, 'keyFile');
+      if ((certFile === undefined) !== (keyFile === undefined)) {
+        t.report(required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'));
+      }
+      t.finish();
+      tls = { ...(caFile ? { caFile } : {}), ...(certFile ? { certFile } : {}), ...(keyFile ? { keyFile } : {}) };
+    }
+    const stream = r.bool('stream');
+    r.finish();
+    if (name !== undefined && target !== undefined) plugins.push({ name, target, ...(tls ? { tls } : {}), ...(stream !== undefined ? { stream } : {}) });
+  });
+  return plugins;
+}
+
+/** Why a plugin target is not `unix:///abs/path` or `host:port`, or undefined when it is fine. */
+export function targetProblem(target: string): string | undefined {
+  if (target.startsWith('unix:')) {
+    if (!target.startsWith('unix:///')) return 'unix targets take an absolute path: unix:///run/hookgate/plugin.sock';
+    const socket = target.slice('unix://'.length);
+    if (Buffer.byteLength(socket) > MAX_UNIX_SOCKET_PATH_BYTES) return `socket path must be at most ${MAX_UNIX_SOCKET_PATH_BYTES} bytes long`;
+    return undefined;
+  }
+  const m = /^(\[[^\]]+\]|[^:[\]/]+):(\d{1,5})$/.exec(target);
+  if (!m) return 'must be unix:///absolute/path.sock or host:port ([::1]:port for IPv6)';
+  const rawHost = m[1]!;
+  const bracketed = rawHost.startsWith('[');
+  const host = bracketed ? rawHost.slice(1, -1) : rawHost;
+  if (bracketed ? isIP(host) !== 6 : !isHost(host)) return `host ${JSON.stringify(host)} is not an IP address or DNS name`;
+  const port = Number(m[2]);
+  if (port < 1 || port > 65535) return 'port must be between 1 and 65535, inclusive';
+  return undefined;
+}
+
+function readRedis(top: FieldReader): { url: string } | undefined {
+  if (!top.has('redis')) return undefined;
+  const r = top.object('redis');
+  const url = r.requiredString('url');
+  r.finish();
+  if (url === undefined) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    r.report(invalid(r.path.child('url'), url, 'must be a redis:// or rediss:// URL'));
+    return undefined;
+  }
+  return { url };
+}
+
+function readKubernetes(r: FieldReader, optionalPath: PathReader): KubernetesAccess {
+  const mode = r.oneOf('mode', ['none', 'kubeconfig', 'inCluster'] as const, 'none');
+  const kubeconfig = optionalPath(r, 'kubeconfig');
+  if (kubeconfig !== undefined && mode !== 'kubeconfig') r.report(forbidden(r.path.child('kubeconfig'), 'may only be set when mode is kubeconfig'));
+  r.finish();
+  return mode === 'kubeconfig' && kubeconfig !== undefined ? { mode, kubeconfig } : { mode };
+}
+
+function readNamespaces(top: FieldReader, kubernetes: KubernetesAccess): StaticNamespace[] {
+  const listPath = top.path.child('namespaces');
+  const items = top.list('namespaces');
+  if (items.length > 0 && kubernetes.mode !== 'none') {
+    top.report(forbidden(listPath, 'static namespace labels are used only with kubernetes.mode none; with an apiserver the labels come from it'));
+  }
+  const seen = new Set<string>();
+  const namespaces: StaticNamespace[] = [];
+  items.forEach((item, i) => {
+    const r = new FieldReader(item, listPath.index(i), top.issues);
+    const name = r.requiredString('name');
+    if (name !== undefined) {
+      for (const msg of isDns1123Label(name)) r.report(invalid(r.path.child('name'), name, msg));
+      if (seen.has(name)) r.report(duplicate(r.path.child('name'), name));
+      seen.add(name);
+    }
+    const labelsRaw = r.raw('labels');
+    const labelErrors = validateLabels(labelsRaw, r.path.child('labels'));
+    labelErrors.forEach((e) => r.report(e));
+    const labels = labelErrors.length === 0 && labelsRaw !== undefined ? (labelsRaw as Record<string, string>) : {};
+    const nameLabel = labels['kubernetes.io/metadata.name'];
+    if (name !== undefined && nameLabel !== undefined && nameLabel !== name) {
+      r.report(invalid(r.path.child('labels').key('kubernetes.io/metadata.name'), nameLabel, 'must be the namespace name (the apiserver sets it)'));
+    }
+    r.finish();
+    if (name !== undefined) namespaces.push({ name, labels: { ...labels, 'kubernetes.io/metadata.name': name } });
+  });
+  return namespaces;
+}
+
+function isHost(host: string): boolean {
+  return isIP(host) !== 0 || isDns1123Subdomain(host.toLowerCase()).length === 0;
+}

@@ -1,0 +1,81 @@
+/**
+ * One Admit message → one AdmitResponse or one HookCallError, whatever the handler does:
+ * it may return, resolve, throw or reject, synchronously or not. Callback style, so that a
+ * synchronous handler costs no promise.
+ */
+import { status } from '@grpc/grpc-js';
+import type { AdmissionRequest } from '@hookgate/admission';
+import type { AdmitRequest__Output, AdmitResponse } from '@hookgate/proto';
+import { answerMutation, answerValidation } from './answer.js';
+import { decodeAdmissionRequest } from './decode-request.js';
+import { HookCallError, handlerFailed } from './hook-call-error.js';
+import { HookContext, asObject } from './hook-context.js';
+import type { HookSpec, KubeObject, Plugin } from './types.js';
+
+/** `request` is set once decoded, for logs (kind, namespace/name, uid; never contents). */
+export type AdmitDone = (error: HookCallError | null, response: AdmitResponse | null, request: AdmissionRequest | undefined) => void;
+
+export function admit(plugin: Plugin, message: AdmitRequest__Output, done: AdmitDone): void {
+  let spec: HookSpec;
+  let request: AdmissionRequest | undefined;
+  let ctx: HookContext;
+  let received: KubeObject | undefined;
+  try {
+    spec = findHook(plugin, message);
+    request = decodeAdmissionRequest(message);
+    received = asObject(request.object);
+    // A mutating handler gets its own copy: the patch is computed against the untouched original.
+    const handlerObject = spec.phase === 'mutating' && received !== undefined ? structuredClone(received) : received;
+    ctx = new HookContext(message.hook, spec.phase, message.round === 1 ? 1 : 0, request, handlerObject);
+  } catch (error) {
+    done(error instanceof HookCallError ? error : new HookCallError(status.INTERNAL, String(error)), null, request);
+    return;
+  }
+
+  const finish = (result: unknown): void => {
+    let response: AdmitResponse;
+    try {
+      response = spec.phase === 'mutating' ? answerMutation(ctx, received, result) : answerValidation(ctx, result);
+    } catch (error) {
+      done(error instanceof HookCallError ? error : handlerFailed(message.hook, error), null, request);
+      return;
+    }
+    done(null, response, request);
+  };
+
+  let result: unknown;
+  try {
+    result = spec.phase === 'mutating' ? spec.mutate(ctx) : spec.validate(ctx);
+  } catch (error) {
+    done(handlerFailed(message.hook, error), null, request);
+    return;
+  }
+  if (isThenable(result)) {
+    result.then(finish, (error: unknown) => done(handlerFailed(message.hook, error), null, request));
+  } else {
+    finish(result);
+  }
+}
+
+function findHook(plugin: Plugin, message: AdmitRequest__Output): HookSpec {
+  const spec = plugin.hooks.get(message.hook);
+  if (spec === undefined) {
+    const served = [...plugin.hooks.keys()].map((h) => JSON.stringify(h)).join(', ');
+    throw new HookCallError(
+      status.NOT_FOUND,
+      `plugin ${JSON.stringify(plugin.name)} has no hook ${JSON.stringify(message.hook)} (it serves ${served}); check the webhook name in the configuration`,
+    );
+  }
+  const called = message.phase === 'MUTATING' ? 'mutating' : message.phase === 'VALIDATING' ? 'validating' : spec.phase;
+  if (called !== spec.phase) {
+    throw new HookCallError(
+      status.FAILED_PRECONDITION,
+      `hook ${JSON.stringify(message.hook)} is ${spec.phase} but was called as ${called}; declare it in a ${spec.phase === 'mutating' ? 'Mutating' : 'Validating'}WebhookConfiguration`,
+    );
+  }
+  return spec;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+}

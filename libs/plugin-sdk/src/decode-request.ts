@@ -1,0 +1,61 @@
+/**
+ * AdmitRequest bytes → AdmissionRequest. The JSON is parsed once; with base_request + patch the
+ * patch is applied to the parsed object in place (the gateway then never re-encoded the review).
+ */
+import { status } from '@grpc/grpc-js';
+import fastJsonPatch from 'fast-json-patch';
+import type { AdmissionRequest, PatchOperation } from '@hookgate/admission';
+import type { AdmitRequest__Output } from '@hookgate/proto';
+import { HookCallError, describeError } from './hook-call-error.js';
+
+export function decodeAdmissionRequest(message: AdmitRequest__Output): AdmissionRequest {
+  const usesBase = message.baseRequest.length > 0;
+  const bytes = usesBase ? message.baseRequest : message.request;
+  if (bytes.length === 0) {
+    throw new HookCallError(status.INVALID_ARGUMENT, `call for hook ${JSON.stringify(message.hook)} carries no request`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new HookCallError(status.INVALID_ARGUMENT, `request for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`);
+  }
+  const request = usesBase ? stanzaOf(parsed) : parsed;
+  if (!isRequestStanza(request)) {
+    throw new HookCallError(status.INVALID_ARGUMENT, `request for hook ${JSON.stringify(message.hook)} is not an AdmissionRequest`);
+  }
+  if (usesBase && message.patch.length > 2) applyObjectPatch(request, message);
+  if (message.uid !== '') request.uid = message.uid;
+  return request;
+}
+
+/** base_request is either the stanza or a whole AdmissionReview whose `request` is the stanza. */
+function stanzaOf(parsed: unknown): unknown {
+  if (parsed !== null && typeof parsed === 'object' && (parsed as { kind?: unknown }).kind === 'AdmissionReview') {
+    return (parsed as { request?: unknown }).request;
+  }
+  return parsed;
+}
+
+function isRequestStanza(value: unknown): value is AdmissionRequest {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as { operation?: unknown }).operation === 'string';
+}
+
+function applyObjectPatch(request: AdmissionRequest, message: AdmitRequest__Output): void {
+  let ops: PatchOperation[];
+  try {
+    ops = JSON.parse(message.patch.toString('utf8')) as PatchOperation[];
+  } catch (error) {
+    throw new HookCallError(status.INVALID_ARGUMENT, `patch for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`);
+  }
+  if (!Array.isArray(ops)) {
+    throw new HookCallError(status.INVALID_ARGUMENT, `patch for hook ${JSON.stringify(message.hook)} is not a JSON array`);
+  }
+  if (ops.length === 0) return;
+  try {
+    // validate=false: the gateway applied the same patch already; mutate in place, no copy.
+    request.object = fastJsonPatch.applyPatch(request.object ?? null, ops as fastJsonPatch.Operation[], false, true).newDocument;
+  } catch (error) {
+    throw new HookCallError(status.INVALID_ARGUMENT, `patch for hook ${JSON.stringify(message.hook)} does not apply to the request object: ${describeError(error)}`);
+  }
+}

@@ -1,0 +1,93 @@
+// Original file: proto/hookgate/plugin/v1/plugin.proto
+
+import type { Phase as _hookgate_plugin_v1_Phase, Phase__Output as _hookgate_plugin_v1_Phase__Output } from '../../../hookgate/plugin/v1/Phase.js';
+
+export interface AdmitRequest {
+  /**
+   * Correlation on AdmitStream (echoed in AdmitResponse.id); 0 on unary Admit.
+   */
+  'id'?: (number);
+  /**
+   * The webhook name, as in the webhook configuration (`webhooks[].name`).
+   */
+  'hook'?: (string);
+  'phase'?: (_hookgate_plugin_v1_Phase);
+  /**
+   * 0, or 1 when the hook is reinvoked (reinvocationPolicy: IfNeeded).
+   */
+  'round'?: (number);
+  /**
+   * The uid of this call. Authoritative: the uid inside `request`/`base_request` may be another one
+   * (the apiserver's, when the gateway forwards the bytes it received).
+   */
+  'uid'?: (string);
+  /**
+   * The AdmissionRequest stanza (admission.k8s.io, JSON), with the object as patched so far.
+   * Empty when base_request is set.
+   */
+  'request'?: (Buffer | Uint8Array | string);
+  /**
+   * Only to plugins whose Describe declares apply_patch: the request as the gateway received it,
+   * either the AdmissionRequest stanza or the whole AdmissionReview (then its `request` field is the
+   * stanza). Apply `patch` to its `object` to get the object as patched so far.
+   */
+  'baseRequest'?: (Buffer | Uint8Array | string);
+  /**
+   * With base_request: the RFC 6902 JSON Patch (JSON array) from base_request's object to the current
+   * object. Empty or `[]` while the object is unchanged.
+   */
+  'patch'?: (Buffer | Uint8Array | string);
+  /**
+   * Time the gateway waits for the answer, in ms (informational: the gateway enforces it).
+   */
+  'timeoutMs'?: (number);
+  /**
+   * The AdmissionReview version the hook accepts ("v1" or "v1beta1"), informational.
+   */
+  'reviewVersion'?: (string);
+}
+
+export interface AdmitRequest__Output {
+  /**
+   * Correlation on AdmitStream (echoed in AdmitResponse.id); 0 on unary Admit.
+   */
+  'id': (number);
+  /**
+   * The webhook name, as in the webhook configuration (`webhooks[].name`).
+   */
+  'hook': (string);
+  'phase': (_hookgate_plugin_v1_Phase__Output);
+  /**
+   * 0, or 1 when the hook is reinvoked (reinvocationPolicy: IfNeeded).
+   */
+  'round': (number);
+  /**
+   * The uid of this call. Authoritative: the uid inside `request`/`base_request` may be another one
+   * (the apiserver's, when the gateway forwards the bytes it received).
+   */
+  'uid': (string);
+  /**
+   * The AdmissionRequest stanza (admission.k8s.io, JSON), with the object as patched so far.
+   * Empty when base_request is set.
+   */
+  'request': (Buffer);
+  /**
+   * Only to plugins whose Describe declares apply_patch: the request as the gateway received it,
+   * either the AdmissionRequest stanza or the whole AdmissionReview (then its `request` field is the
+   * stanza). Apply `patch` to its `object` to get the object as patched so far.
+   */
+  'baseRequest': (Buffer);
+  /**
+   * With base_request: the RFC 6902 JSON Patch (JSON array) from base_request's object to the current
+   * object. Empty or `[]` while the object is unchanged.
+   */
+  'patch': (Buffer);
+  /**
+   * Time the gateway waits for the answer, in ms (informational: the gateway enforces it).
+   */
+  'timeoutMs': (number);
+  /**
+   * The AdmissionReview version the hook accepts ("v1" or "v1beta1"), informational.
+   */
+  'reviewVersion': (string);
+}

@@ -1,0 +1,99 @@
+/**
+ * Bad input never crashes the gateway: malformed requests get a 400 with a message that says what
+ * is wrong, hooks that answer garbage are calling errors, and after a burst of random bodies the
+ * same worker processes still serve valid reviews.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdmissionClient } from '../src/admission-client.js';
+import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
+import { startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { podCreateReview } from '../src/pod-review.js';
+import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
+
+const review = podCreateReview();
+const json = (value: unknown) => JSON.stringify(value);
+
+const BAD_REQUESTS = [
+  { name: 'malformed JSON', body: '{"apiVersion": "admission.k8s.io/v1",', message: /request body is not valid JSON/ },
+  { name: 'an empty body', body: '', message: /request body is empty/ },
+  { name: 'a JSON string', body: '"AdmissionReview"', message: /must be a JSON object \(an AdmissionReview\)/ },
+  { name: 'an unknown review version', body: json({ ...review, apiVersion: 'admission.k8s.io/v2' }), message: /apiVersion: unsupported "admission.k8s.io\/v2"/ },
+  { name: 'another kind', body: json({ ...review, kind: 'TokenReview' }), message: /kind: must be "AdmissionReview", got "TokenReview"/ },
+  { name: 'no request', body: json({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), message: /request: is missing/ },
+  { name: 'a missing uid', body: json({ ...review, request: { ...review.request, uid: undefined } }), message: /request.uid: is required/ },
+  { name: 'an unknown operation', body: json({ ...review, request: { ...review.request, operation: 'PATCH' } }), message: /request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"/ },
+  { name: 'an object that is a string', body: json({ ...review, request: { ...review.request, object: 'pod' } }), message: /request.object: must be a JSON object or null/ },
+  { name: 'deeply nested JSON', body: `${'['.repeat(200_000)}${']'.repeat(200_000)}`, message: /./ },
+  { name: 'a body above the limit', body: json({ ...review, request: { ...review.request, object: { data: 'x'.repeat(9 * 1024 * 1024) } } }), message: /larger than the configured limit/ },
+  { name: 'a text/plain body', body: json(review), contentType: 'text/plain', message: /unsupported content type: send the AdmissionReview as application\/json/ },
+  { name: 'no content type', body: json(review), contentType: '', message: /content type/ },
+];
+
+describe('bad input', () => {
+  let webhook: TestWebhookServer;
+  let gateway: GatewayProcess;
+  let client: AdmissionClient;
+
+  beforeAll(async () => {
+    webhook = await startWebhookServer();
+    const only = (resource: string) => [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] }];
+    gateway = await startGateway({
+      config: gatewayConfigYaml([
+        webhookConfiguration('validating', 'checks', [
+          { name: 'allow.example.com', clientConfig: { url: `${webhook.origin}/allow` }, rules: only('pods') },
+          { name: 'garbage.example.com', clientConfig: { url: `${webhook.origin}/invalidResp` }, rules: only('secrets'), failurePolicy: 'Ignore' },
+          { name: 'huge.example.com', clientConfig: { url: `${webhook.origin}/huge` }, rules: only('configmaps') },
+          { name: 'reset.example.com', clientConfig: { url: `${webhook.origin}/reset` }, rules: only('services') },
+        ]),
+      ]),
+    });
+    client = new AdmissionClient(gateway.admissionUrl);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await gateway?.stop();
+    await webhook?.close();
+  });
+
+  it.each(BAD_REQUESTS)('answers 400 to $name', async ({ body, message, contentType }) => {
+    const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
+    const answer = await client.post('/validate', body, { headers });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text).message).toMatch(message);
+  });
+
+  const garbage = [
+    { name: 'a body that is not an AdmissionReview (Ignore)', resource: ['secrets', 'Secret'], allowed: true, message: undefined },
+    { name: 'a 12 MiB answer (Fail)', resource: ['configmaps', 'ConfigMap'], allowed: false, message: /failed calling webhook "huge.example.com": failed to call webhook: Post ".*\/huge\?timeout=9s": response body larger than/ },
+    { name: 'a connection closed without an answer (Fail)', resource: ['services', 'Service'], allowed: false, message: /failed calling webhook "reset.example.com": failed to call webhook: Post ".*\/reset\?timeout=9s": / },
+  ];
+  it.each(garbage)('treats $name from a hook as a calling error', async ({ resource, allowed, message }) => {
+    const body = podCreateReview({ kind: { group: '', version: 'v1', kind: resource[1] }, resource: { group: '', version: 'v1', resource: resource[0] } });
+    const { status, review: answer } = await client.post('/validate', body, { timeout: '10s' });
+    expect(status).toBe(200);
+    expect(answer.response?.allowed).toBe(allowed);
+    if (message) expect(answer.response?.status?.message).toMatch(message);
+  });
+
+  it('answers 400 or an admission decision to any random body, and keeps serving', async () => {
+    const bodies = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.json({ maxDepth: 4 }),
+      fc.record({ apiVersion: fc.constantFrom('admission.k8s.io/v1', 'admission.k8s.io/v1beta1'), kind: fc.constant('AdmissionReview'), request: fc.anything({ maxDepth: 3 }) }).map(json),
+      fc.record({ uid: fc.string(), operation: fc.string(), kind: fc.anything({ maxDepth: 2 }), resource: fc.anything({ maxDepth: 2 }), object: fc.anything({ maxDepth: 2 }) }).map((request) =>
+        json({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const answer = await client.post('/validate', body);
+        return answer.status === 400 || answer.status === 200;
+      }),
+      { numRuns: 150 },
+    );
+    expect((await client.post('/validate', review)).review.response?.allowed).toBe(true);
+    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual([]);
+    expect(gateway.logs.filter((l) => l.level === 'error' && String(l.msg).startsWith('internal error'))).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Process lifecycle: a worker that dies is replaced while the other keeps serving; graceful
+ * shutdown on SIGTERM stops accepting, turns /readyz to 503 while it drains, answers the requests
+ * in flight, and every process exits with 0.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdmissionClient } from '../src/admission-client.js';
+import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
+import { startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { podCreateReview } from '../src/pod-review.js';
+import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
+
+describe('gateway process lifecycle', () => {
+  let webhook: TestWebhookServer;
+  let gateway: GatewayProcess;
+  let client: AdmissionClient;
+
+  beforeAll(async () => {
+    webhook = await startWebhookServer();
+    gateway = await startGateway({
+      config: gatewayConfigYaml([webhookConfiguration('validating', 'slow', [{ name: 'slow.example.com', clientConfig: { url: `${webhook.origin}/slow` } }])], { workers: 2 }),
+    });
+    client = new AdmissionClient(gateway.admissionUrl);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await gateway?.stop();
+    await webhook?.close();
+  });
+
+  it('replaces a worker that dies and keeps serving', async () => {
+    const listening = (l: { msg?: string }) => String(l.msg).startsWith('Server listening at');
+    const workerPids = gateway.logs.filter(listening).map((l) => l['pid'] as number);
+    expect(workerPids).toHaveLength(2);
+    process.kill(workerPids[0]!, 'SIGKILL');
+    await gateway.waitForLog((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement' && l['workerPid'] === workerPids[0]);
+    await gateway.waitForLog((l) => listening(l) && !workerPids.includes(l['pid'] as number));
+    for (let i = 0; i < 4; i += 1) {
+      const deployment = podCreateReview({ kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' } });
+      const { review } = await client.post('/validate', deployment, { timeout: '10s' });
+      expect(review.response?.allowed).toBe(true);
+    }
+    expect((await fetch(`${gateway.metricsUrl}/readyz`)).status).toBe(200);
+  });
+
+  it('answers the requests in flight, then exits 0', async () => {
+    webhook.reset();
+    const inFlight = [client.post('/validate', podCreateReview(), { timeout: '10s' }), client.post('/validate', podCreateReview(), { timeout: '10s' })];
+    while (webhook.callsTo('slow').length < 2) await new Promise((r) => setTimeout(r, 20));
+    gateway.signal('SIGTERM');
+    await gateway.waitForLog((l) => String(l.msg).startsWith('shutting down'));
+    const readyz = await fetch(`${gateway.metricsUrl}/readyz`).catch(() => undefined);
+    if (readyz) expect(readyz.status).toBe(503);
+    for (const answer of await Promise.all(inFlight)) {
+      expect(answer.status).toBe(200);
+      expect(answer.review.response?.allowed).toBe(true);
+    }
+    expect(await gateway.waitForExit(30_000)).toBe(0);
+    expect(gateway.logs.filter((l) => l.msg === 'worker stopped')).toHaveLength(2);
+    expect(gateway.logs.at(-1)?.msg).toBe('hookgate stopped');
+    await expect(fetch(`${gateway.metricsUrl}/livez`)).rejects.toThrow();
+  });
+});

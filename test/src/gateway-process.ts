@@ -1,0 +1,231 @@
+/**
+ * Runs `hookgate serve` as its own process, the way an operator does (`node apps/cli/bin/hookgate.mjs`),
+ * on ephemeral ports: the gateway prints the addresses it bound in its "hookgate serving" log line,
+ * the harness waits for /readyz and stops the process by pid (SIGTERM, then SIGKILL).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+export const CLI_BIN = join(REPO_ROOT, 'apps/cli/bin/hookgate.mjs');
+
+export interface LogLine {
+  readonly level?: string;
+  readonly msg?: string;
+  readonly [field: string]: unknown;
+}
+
+export interface GatewayProcess {
+  readonly pid: number;
+  /** `http(s)://127.0.0.1:<port>` of the admission listener. */
+  readonly admissionUrl: string;
+  /** `http://127.0.0.1:<port>` of the metrics/health listener. */
+  readonly metricsUrl: string;
+  readonly configPath: string;
+  /** The directory of the configuration file (where `files` were written). */
+  readonly configDir: string;
+  readonly stateDir: string;
+  /** Every JSON log line seen so far (stdout), in order. */
+  readonly logs: LogLine[];
+  readonly stderr: string[];
+  /** Resolves with the first log line (seen or future) that matches. */
+  waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  signal(name: NodeJS.Signals): void;
+  /** Exit code once the process has ended (null while it runs). */
+  exitCode(): number | null;
+  waitForExit(timeoutMs?: number): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+export interface StartGatewayOptions {
+  /** Multi-document YAML written to <tmp>/hookgate.yaml (or a directory's files with `files`). */
+  readonly config: string;
+  readonly extraArgs?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  /** Serve plain http (default true: most tests exercise semantics, not TLS). */
+  readonly insecureHttp?: boolean;
+  readonly readyTimeoutMs?: number;
+  /** Extra files written next to the configuration (certificates, token files), by relative name. */
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+export async function startGateway(options: StartGatewayOptions): Promise<GatewayProcess> {
+  const dir = await mkdtemp(join(tmpdir(), 'hookgate-e2e-'));
+  const configPath = join(dir, 'hookgate.yaml');
+  const stateDir = join(dir, 'state');
+  await writeFile(configPath, options.config);
+  for (const [name, content] of Object.entries(options.files ?? {})) await writeFile(join(dir, name), content);
+  const args = [
+    CLI_BIN,
+    'serve',
+    '--config',
+    configPath,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--metrics-port',
+    '0',
+    '--state-dir',
+    stateDir,
+    ...(options.insecureHttp === false ? [] : ['--insecure-http']),
+    ...(options.extraArgs ?? []),
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, HOOKGATE_LOG_LEVEL: 'debug', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: LogLine[] = [];
+  const stderr: string[] = [];
+  const waiters = new Set<{ predicate: (l: LogLine) => boolean; resolve: (l: LogLine) => void }>();
+  collectLines(child, 'stdout', (text) => {
+    const line = parseLogLine(text);
+    logs.push(line);
+    for (const w of [...waiters]) {
+      if (w.predicate(line)) {
+        waiters.delete(w);
+        w.resolve(line);
+      }
+    }
+  });
+  collectLines(child, 'stderr', (text) => stderr.push(text));
+  // 'close', not 'exit': every line the process wrote has been read by then.
+  const exited = new Promise<number | null>((resolveExit) => child.once('close', (code, signal) => resolveExit(code ?? (signal ? 128 : null))));
+
+  const waitForLog = (predicate: (l: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> => {
+    const seen = logs.find(predicate);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolveLine, reject) => {
+      const waiter = { predicate, resolve: resolveLine };
+      waiters.add(waiter);
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`gateway log line not seen within ${timeoutMs} ms; stderr:\n${stderr.join('\n')}\nlast logs:\n${tail(logs)}`));
+      }, timeoutMs);
+      const resolveOriginal = waiter.resolve;
+      waiter.resolve = (l) => {
+        clearTimeout(timer);
+        resolveOriginal(l);
+      };
+    });
+  };
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      process.kill(child.pid, 'SIGTERM');
+      const code = await Promise.race([exited, sleep(8000).then(() => 'timeout' as const)]);
+      if (code === 'timeout' && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  let serving: LogLine;
+  try {
+    serving = await Promise.race([
+      waitForLog((l) => l.msg === 'hookgate serving', options.readyTimeoutMs ?? 30_000),
+      exited.then((code) => {
+        throw new Error(`gateway exited with ${code} before serving; stderr:\n${stderr.join('\n')}\nlogs:\n${tail(logs)}`);
+      }),
+    ]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const process_: GatewayProcess = {
+    pid: child.pid!,
+    admissionUrl: String(serving['admissionUrl']),
+    metricsUrl: String(serving['metricsUrl']),
+    configPath,
+    configDir: dir,
+    stateDir,
+    logs,
+    stderr,
+    waitForLog,
+    signal: (name) => child.pid !== undefined && child.exitCode === null && void process.kill(child.pid, name),
+    exitCode: () => child.exitCode,
+    waitForExit: (timeoutMs = 15_000) => Promise.race([exited, sleep(timeoutMs).then(() => child.exitCode)]),
+    stop,
+  };
+  await waitForReady(process_.metricsUrl, options.readyTimeoutMs ?? 30_000);
+  return process_;
+}
+
+async function waitForReady(metricsUrl: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${metricsUrl}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`gateway /readyz did not answer 200 within ${timeoutMs} ms`);
+}
+
+function collectLines(child: ChildProcess, stream: 'stdout' | 'stderr', onLine: (line: string) => void): void {
+  let buffered = '';
+  child[stream]?.setEncoding('utf8');
+  child[stream]?.on('data', (chunk: string) => {
+    buffered += chunk;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line.trim() !== '') onLine(line);
+    }
+  });
+}
+
+function parseLogLine(text: string): LogLine {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as LogLine) : { msg: text };
+  } catch {
+    return { msg: text };
+  }
+}
+
+function tail(logs: LogLine[]): string {
+  return logs
+    .slice(-15)
+    .map((l) => JSON.stringify(l))
+    .join('\n');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Rewrites the configuration file atomically (temp file + rename), as editors and ConfigMap mounts do. */
+export async function rewriteConfig(gateway: GatewayProcess, config: string): Promise<void> {
+  const temp = `${gateway.configPath}.tmp`;
+  await writeFile(temp, config);
+  await rename(temp, gateway.configPath);
+}
+
+/** The newest configuration generation every worker reported applied (1 at start). */
+export function appliedGeneration(gateway: GatewayProcess): number {
+  let generation = 1;
+  for (const line of gateway.logs) {
+    if (line.msg === 'configuration applied by every worker' && typeof line['generation'] === 'number') generation = Math.max(generation, line['generation']);
+  }
+  return generation;
+}
+
+/** Writes a new configuration, sends SIGHUP, and waits until every worker serves it. */
+export async function reloadConfig(gateway: GatewayProcess, config: string): Promise<number> {
+  const before = appliedGeneration(gateway);
+  await rewriteConfig(gateway, config);
+  gateway.signal('SIGHUP');
+  const line = await gateway.waitForLog((l) => l.msg === 'configuration applied by every worker' && typeof l['generation'] === 'number' && l['generation'] > before);
+  return line['generation'] as number;
+}
+
+/** The PEM of the gateway's self-managed CA (what print-webhooks puts in caBundle). */
+export function readGatewayCa(gateway: GatewayProcess): Promise<string> {
+  return readFile(join(gateway.stateDir, 'tls', 'ca.crt'), 'utf8');
+}

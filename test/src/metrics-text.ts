@@ -1,0 +1,17 @@
+/** Reads one sample from Prometheus text exposition (label order as written by prom-client). */
+export function sampleValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (.+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found: Record<string, string> = {};
+    for (const pair of (match[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) found[pair[1]!] = pair[2]!;
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[4]);
+  }
+  return undefined;
+}
+
+export async function fetchMetrics(metricsUrl: string): Promise<string> {
+  const res = await fetch(`${metricsUrl}/metrics`);
+  return res.text();
+}

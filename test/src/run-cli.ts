@@ -1,0 +1,20 @@
+/** Runs the `hookgate` command as a user would and collects its output. */
+import { execFile } from 'node:child_process';
+import { CLI_BIN, REPO_ROOT } from './gateway-process.js';
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `node apps/cli/bin/hookgate.mjs ...args` (or `npx hookgate ...args` with viaNpx) from the repo root. */
+export function runCli(args: readonly string[], options: { viaNpx?: boolean; cwd?: string } = {}): Promise<CliResult> {
+  const [file, argv] = options.viaNpx ? ['npx', ['--no-install', 'hookgate', ...args]] : [process.execPath, [CLI_BIN, ...args]];
+  return new Promise((resolve) => {
+    execFile(file, argv, { cwd: options.cwd ?? REPO_ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * `hookgate serve` as its own process, exactly as an operator runs it (plain http for the
+ * benchmark, ephemeral loopback ports), ready once GET /readyz on the metrics listener says 200.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import { freePort } from '@hookgate/devtools';
+import type { RunningPlugin } from '../processes/start-hooks.js';
+import type { ChildSet, TrackedChild } from '../processes/child-set.js';
+import { REPO_ROOT } from '../processes/node-scripts.js';
+import { childPids } from '../load/proc-cpu.js';
+import { writeGatewayConfig, type GatewayHookSet } from './gateway-config.js';
+
+const READY_TIMEOUT_MS = 60_000;
+const HOOKGATE_BIN = path.join(REPO_ROOT, 'apps/cli/bin/hookgate.mjs');
+
+export interface RunningGateway {
+  readonly origin: string;
+  readonly primaryPid: number;
+  readonly workerPids: readonly number[];
+  readonly configDir: string;
+  stop(): Promise<void>;
+}
+
+export interface GatewayStartOptions {
+  readonly workDir: string;
+  readonly hooks: GatewayHookSet;
+  readonly plugins: readonly RunningPlugin[];
+  readonly workers: number;
+  /** Write V8 CPU profiles of the primary and the workers here (node --cpu-prof). */
+  readonly cpuProfileDir?: string;
+}
+
+export async function startGateway(children: ChildSet, options: GatewayStartOptions): Promise<RunningGateway> {
+  const dir = await mkdtemp(path.join(options.workDir, 'gateway-'));
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const configDir = path.join(dir, 'config');
+  await writeGatewayConfig(configDir, options.hooks, options.plugins, { port, metricsPort, workers: options.workers, stateDir: path.join(dir, 'state') });
+  const execArgv = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir];
+  const args = ['serve', '--config', configDir, '--insecure-http', '--host', '127.0.0.1', '--port', String(port), '--metrics-port', String(metricsPort), '--workers', String(options.workers), '--log-level', 'warn'];
+  // The CLI registers tsx itself; --cpu-prof is inherited by the cluster workers through execArgv.
+  const child = children.start('gateway', process.execPath, [...execArgv, HOOKGATE_BIN, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitReady(child, `http://127.0.0.1:${metricsPort}/readyz`, options.workers);
+  const workerPids = childPids(child.pid);
+  children.adoptGrandchildren(workerPids);
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    primaryPid: child.pid,
+    workerPids,
+    configDir,
+    stop: () => children.stop(child, 40_000),
+  };
+}
+
+/** Ready: /readyz answers 200 and every worker has been forked (the warm-up covers their last steps). */
+async function waitReady(child: TrackedChild, readyz: string, workers: number): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.child.exitCode !== null || child.child.signalCode !== null) throw new Error(`the gateway exited (${child.child.exitCode ?? child.child.signalCode}) before it was ready:\n${child.output()}`);
+    const ready = await fetch(readyz, { signal: AbortSignal.timeout(1000) }).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ready && childPids(child.pid).length >= workers) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the gateway was not ready (${readyz}) within ${READY_TIMEOUT_MS} ms:\n${child.output()}`);
+}

@@ -1,0 +1,14 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import { ChildSet } from './processes/child-set.js';
+import { hookSlots, startPlugins } from './processes/start-hooks.js';
+import { startGateway } from './gateway/start-gateway.js';
+const children = new ChildSet();
+const dir = await mkdtemp(path.join(os.tmpdir(), 'hgp-'));
+const plugins = await startPlugins(children, hookSlots(3, 3), dir);
+const match = process.env.MATCH !== '0';
+const gw = await startGateway(children, { workDir: dir, hooks: { profile: (process.env.PROFILE ?? 'noop') as 'noop', mutating: 3, validating: 3, matchesReview: match, fillers: 0 }, plugins, workers: Number(process.env.W ?? 2) });
+console.log(JSON.stringify({ origin: gw.origin, primary: gw.primaryPid, workers: gw.workerPids, plugins: plugins.map(p => p.pid), config: gw.configDir }));
+process.on('SIGTERM', () => void children.stopAll().then(() => process.exit(0)));
+setInterval(() => {}, 1000);

@@ -1,0 +1,3 @@
+/** Development and test tooling shared by the e2e tests, the local stack and the benchmarks. */
+export { ensureRedis, startRedisServer, type RedisHandle } from './redis.js';
+export { freePort } from './free-port.js';

@@ -1,0 +1,100 @@
+/**
+ * Finding a Redis for tests and the local stack, in this order:
+ *   1. REDIS_URL, if set (used as is; an unreachable one is an error, not a fallback);
+ *   2. redis://127.0.0.1:6379, if it answers PING;
+ *   3. a redis-server of our own on a free port, if the binary is installed (stopped by stop());
+ *   4. otherwise an error that says how to get one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Socket } from 'node:net';
+import { freePort } from './free-port.js';
+
+export interface RedisHandle {
+  readonly url: string;
+  /** Where it came from, for log lines. */
+  readonly source: 'REDIS_URL' | 'default' | 'spawned';
+  /** Stops a redis-server we started (by pid); a no-op for one we did not start. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_URL = 'redis://127.0.0.1:6379';
+
+export async function ensureRedis(options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RedisHandle> {
+  const env = options.env ?? process.env;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const fromEnv = env['REDIS_URL'];
+  if (fromEnv) {
+    const { host, port } = hostPort(fromEnv);
+    if (!(await answersPing(host, port, timeoutMs))) {
+      throw new Error(`REDIS_URL=${fromEnv} does not answer PING; start that Redis or unset REDIS_URL`);
+    }
+    return { url: fromEnv, source: 'REDIS_URL', stop: async () => {} };
+  }
+  if (await answersPing('127.0.0.1', 6379, 1000)) {
+    return { url: DEFAULT_URL, source: 'default', stop: async () => {} };
+  }
+  return startRedisServer(timeoutMs);
+}
+
+function hostPort(url: string): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(parsed.port || 6379) };
+}
+
+/** Sends a RESP PING and waits for +PONG (or an auth error, which still proves a Redis is there). */
+async function answersPing(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (result: boolean) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG') || data.toString().startsWith('-NOAUTH')));
+    socket.connect(port, host, () => socket.write('PING\r\n'));
+  });
+}
+
+/** Starts a private redis-server on a free port (also used directly by tests of this module). */
+export async function startRedisServer(timeoutMs = 5000): Promise<RedisHandle> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-'));
+  let child: ChildProcess;
+  try {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: 'ignore',
+    });
+  } catch {
+    throw noRedisError();
+  }
+  const spawnFailed = new Promise<never>((_, reject) => child.once('error', () => reject(noRedisError())));
+  const deadline = Date.now() + timeoutMs;
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  for (;;) {
+    const up = await Promise.race([answersPing('127.0.0.1', port, 500), spawnFailed]);
+    if (up) return { url: `redis://127.0.0.1:${port}`, source: 'spawned', stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`started redis-server on port ${port} but it did not answer PING within ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function noRedisError(): Error {
+  return new Error(
+    'no Redis found: REDIS_URL is not set, nothing answers on 127.0.0.1:6379, and redis-server is not installed. ' +
+      'Install one (Debian/Ubuntu: `apt-get install redis-server`) or set REDIS_URL=redis://host:port.',
+  );
+}
