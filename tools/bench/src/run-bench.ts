@@ -15,7 +15,7 @@ import { LoadgenClient } from './processes/loadgen-client.js';
 import { hookSlots, startPlugins, startWebhooks, type RunningPlugin, type RunningWebhook } from './processes/start-hooks.js';
 import { podReview } from './review/pod-review.js';
 import { SCALE_MATCHING_PER_PHASE, scenario, type ScenarioId } from './scenarios.js';
-import { summarizeCpuProfiles, type ProfileSummary } from './profile/summarize-profile.js';
+import { profileClockUs, summarizeCpuProfiles, type ProfileSummary, type ProfileWindow } from './profile/summarize-profile.js';
 import { machineInfo, snapshotMachine, type MachineInfo } from './machine.js';
 
 export interface BenchOptions extends MeasureSettings {
@@ -56,6 +56,8 @@ interface Fixture {
   readonly plugins: readonly RunningPlugin[];
   readonly webhooks: readonly RunningWebhook[];
   readonly pluginProfileDir: string | undefined;
+  /** When measurements ran (profile clock), to leave startup out of the profiles. */
+  readonly measured: ProfileWindow[];
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
@@ -79,9 +81,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     for (const id of options.scenarios) scenarios.push(await runScenario(fixture, id, options, progress));
     let pluginProfiles: ProfileSummary[] | undefined;
     if (fixture.pluginProfileDir !== undefined) {
-      // Profiles are written when the plugins exit.
+      // Profiles are written when the plugins exit; only the measurement windows count.
       await children.stopAll();
-      pluginProfiles = await summarizeCpuProfiles(fixture.pluginProfileDir, fixture.plugins.map((p) => p.pid));
+      pluginProfiles = await summarizeCpuProfiles(fixture.pluginProfileDir, fixture.plugins.map((p) => p.pid), fixture.measured);
     }
     return {
       startedAt,
@@ -118,7 +120,7 @@ async function startFixture(children: ChildSet, workDir: string, options: BenchO
     needsBaseline ? startWebhooks(children, slots) : Promise.resolve([]),
     LoadgenClient.start(children),
   ]);
-  return { children, workDir, loadgen, plugins, webhooks, pluginProfileDir };
+  return { children, workDir, loadgen, plugins, webhooks, pluginProfileDir, measured: [] };
 }
 
 async function runScenario(fixture: Fixture, id: ScenarioId, options: BenchOptions, progress: Progress): Promise<ScenarioResult> {
@@ -162,11 +164,14 @@ async function withGateways(fixture: Fixture, sets: readonly GatewayHookSet[], o
     for (const hooks of sets) {
       gateways.push(await startGateway(fixture.children, { workDir: fixture.workDir, hooks, plugins: fixture.plugins, workers: options.workers, ...(profileDir ? { cpuProfileDir: profileDir } : {}) }));
     }
+    const window = { fromUs: profileClockUs(), toUs: 0 };
     const result = await body(gateways);
+    const measured = { ...window, toUs: profileClockUs() };
+    fixture.measured.push(measured);
     const workerPids = gateways.flatMap((g) => g.workerPids);
     await stopGateways(fixture, gateways);
     if (profileDir === undefined) return result;
-    return { ...result, profiles: await summarizeCpuProfiles(profileDir, workerPids) };
+    return { ...result, profiles: await summarizeCpuProfiles(profileDir, workerPids, [measured]) };
   } finally {
     await stopGateways(fixture, gateways);
   }

@@ -38,6 +38,10 @@ export const DEFAULT_CHANNEL_OPTIONS: grpc.ChannelOptions = Object.freeze({
   'grpc.initial_reconnect_backoff_ms': 100,
   'grpc.min_reconnect_backoff_ms': 100,
   'grpc.max_reconnect_backoff_ms': 2_000,
+  // A channel of its own, not grpc-js's process-wide subchannel pool: a client created for a plugin
+  // that came back (re-registered, or moved) connects at once instead of inheriting the dead
+  // connection's reconnect backoff from an older client of the same target.
+  'grpc.use_local_subchannel_pool': 1,
   // AdmissionReviews carry object and oldObject: up to about 3 MiB each way with etcd's limit.
   'grpc.max_receive_message_length': 16 * 1024 * 1024,
   'grpc.max_send_message_length': 16 * 1024 * 1024,

@@ -26,7 +26,7 @@
 export { RegistrationStore, DEFAULT_LEASE_SECONDS, hookNames, type RegistrationStoreOptions } from './registration-store.js';
 export { mergeHookSources, type MergedHookSources } from './merge-hook-sources.js';
 export { ServedHooks, type ServedHooksOptions, type ServedState } from './served-hooks.js';
-export { leaseGuard, leaseExpiredFailure, type LeaseGuardOptions } from './lease-guard.js';
+export { leaseGuard, createLeaseGuard, leaseExpiredFailure, type LeaseGuardOptions } from './lease-guard.js';
 export { startLeaseSweeper, type LeaseSweeper } from './lease-sweeper.js';
 export { startRegistryServer, type RegistryServer, type RegistryServerOptions } from './registry-server.js';
 export { startRegistry, type RunningRegistry, type StartRegistryOptions } from './start-registry.js';

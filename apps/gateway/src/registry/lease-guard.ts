@@ -20,24 +20,34 @@ export interface LeaseGuardOptions {
  * the copy a cluster worker received); it is read on every call, so a swap takes effect at once.
  */
 export function leaseGuard(snapshot: () => RegistrySnapshot, inner: HookInvoker, options: LeaseGuardOptions = {}): HookInvoker {
+  return createLeaseGuard(snapshot, options)(inner);
+}
+
+/**
+ * The same guard as a factory, for wrapping a fresh invoker per admission request (the gRPC
+ * invoker is built per request) while sharing one per-snapshot plugin index across requests.
+ */
+export function createLeaseGuard(snapshot: () => RegistrySnapshot, options: LeaseGuardOptions = {}): (inner: HookInvoker) => HookInvoker {
   const now = options.now ?? Date.now;
   const byPlugin = new WeakMap<RegistrySnapshot, ReadonlyMap<string, ServedRegistration>>();
   const lookup = (plugin: string): ServedRegistration | undefined => {
     const current = snapshot();
+    if (current.registrations.length === 0) return undefined;
     let index = byPlugin.get(current);
     if (index === undefined) byPlugin.set(current, (index = new Map(current.registrations.map((r) => [r.plugin, r]))));
     return index.get(plugin);
   };
 
-  return ((call, signal) => {
-    const target = call.hook.target;
-    if (target.kind !== 'plugin') return inner(call, signal);
-    const registration = lookup(target.plugin);
-    const at = now();
-    if (registration === undefined || (registration.lease === 'active' && at < registration.expiresAt)) return inner(call, signal);
-    const failure = leaseExpiredFailure(registration, call.hook.name, call.timeoutSeconds, at, options.socket);
-    return Promise.resolve({ ok: false, failure });
-  }) satisfies HookInvoker;
+  return (inner) =>
+    ((call, signal) => {
+      const target = call.hook.target;
+      if (target.kind !== 'plugin') return inner(call, signal);
+      const registration = lookup(target.plugin);
+      const at = now();
+      if (registration === undefined || (registration.lease === 'active' && at < registration.expiresAt)) return inner(call, signal);
+      const failure = leaseExpiredFailure(registration, call.hook.name, call.timeoutSeconds, at, options.socket);
+      return Promise.resolve({ ok: false, failure });
+    }) satisfies HookInvoker;
 }
 
 export function leaseExpiredFailure(registration: Pick<ServedRegistration, 'plugin' | 'expiresAt'>, hook: string, timeoutSeconds: number, now: number, socket?: string): HookFailure {

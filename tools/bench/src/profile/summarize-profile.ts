@@ -22,8 +22,21 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  /** Monotonic clock, µs: the same clock as process.hrtime on Linux. */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/** Only samples taken in this window count (process.hrtime µs): leaves out startup and shutdown. */
+export interface ProfileWindow {
+  readonly fromUs: number;
+  readonly toUs: number;
+}
+
+/** Now on the profiles' clock. */
+export function profileClockUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 export interface Share {
@@ -35,6 +48,8 @@ export interface Share {
 
 export interface ProfileSummary {
   readonly files: readonly string[];
+  /** Samples outside these windows were left out (startup, shutdown). */
+  readonly windows: readonly ProfileWindow[];
   readonly busyMs: number;
   readonly idleMs: number;
   readonly areas: readonly Share[];
@@ -46,14 +61,15 @@ export interface ProfileSummary {
 const TOP = 15;
 
 /** One summary over all the profiles of the given pids (all profiles when `pids` is empty). */
-export async function summarizeCpuProfiles(dir: string, pids: readonly number[] = []): Promise<ProfileSummary[]> {
+export async function summarizeCpuProfiles(dir: string, pids: readonly number[] = [], windows: readonly ProfileWindow[] = []): Promise<ProfileSummary[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile') && (pids.length === 0 || pids.some((pid) => f.includes(`.${pid}.`))));
   if (files.length === 0) return [];
   const profiles = await Promise.all(files.map(async (f) => JSON.parse(await readFile(path.join(dir, f), 'utf8')) as CpuProfile));
-  return [summarize(files, profiles)];
+  return [summarize(files, profiles, windows)];
 }
 
-function summarize(files: readonly string[], profiles: readonly CpuProfile[]): ProfileSummary {
+function summarize(files: readonly string[], profiles: readonly CpuProfile[], windows: readonly ProfileWindow[]): ProfileSummary {
+  const counted = (us: number) => windows.length === 0 || windows.some((w) => us >= w.fromUs && us <= w.toUs);
   const areas = new Map<string, number>();
   const selfFunctions = new Map<string, number>();
   const inclusive = new Map<string, number>();
@@ -63,10 +79,12 @@ function summarize(files: readonly string[], profiles: readonly CpuProfile[]): P
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    let at = profile.startTime;
     for (let i = 0; i < profile.samples.length; i++) {
+      at += profile.timeDeltas[i] ?? 0;
       const node = byId.get(profile.samples[i]!);
       const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-      if (node === undefined || ms <= 0) continue;
+      if (node === undefined || ms <= 0 || !counted(at)) continue;
       if (node.callFrame.functionName === '(idle)') {
         idle += ms;
         continue;
@@ -92,7 +110,7 @@ function summarize(files: readonly string[], profiles: readonly CpuProfile[]): P
       .sort((a, b) => b[1] - a[1])
       .slice(0, TOP)
       .map(([name, ms]) => ({ name, ms, share: busy > 0 ? ms / busy : 0 }));
-  return { files, busyMs: busy, idleMs: idle, areas: top(areas), selfFunctions: top(selfFunctions), inclusive: top(inclusive) };
+  return { files, windows, busyMs: busy, idleMs: idle, areas: top(areas), selfFunctions: top(selfFunctions), inclusive: top(inclusive) };
 }
 
 function add(map: Map<string, number>, key: string, ms: number): void {
@@ -136,7 +154,7 @@ function shortUrl(url: string): string {
 export function formatProfileSummary(what: string, summary: ProfileSummary): string {
   const pct = (s: Share) => `${(s.share * 100).toFixed(1).padStart(5)}%  ${s.name}`;
   return [
-    `CPU profile of ${what} (${summary.files.length} files, threads included): ${(summary.busyMs / 1000).toFixed(1)} s busy, ${(summary.idleMs / 1000).toFixed(1)} s idle`,
+    `CPU profile of ${what} (${summary.files.length} files, threads included${summary.windows.length > 0 ? ', measurements only: startup left out' : ''}): ${(summary.busyMs / 1000).toFixed(1)} s busy, ${(summary.idleMs / 1000).toFixed(1)} s idle`,
     '  self time by area:',
     ...summary.areas.map((s) => `    ${pct(s)}`),
     '  hottest functions (self):',

@@ -1,0 +1,117 @@
+/**
+ * The local stack, one command (`npm start`): Redis (found or started), the four built-in plugins
+ * as their own processes on unix sockets, and the gateway serving them over https on 127.0.0.1:8443
+ * with metrics on 127.0.0.1:9443. Ctrl-C stops everything it started (by pid).
+ *
+ * Environment: REDIS_URL (else 127.0.0.1:6379, else a redis-server of its own), HOOKGATE_PORT,
+ * HOOKGATE_METRICS_PORT, HOOKGATE_STACK_DIR (default .hookgate/dev).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments, stringify } from 'yaml';
+import { ensureRedis } from './redis.js';
+
+const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
+const PLUGINS = ['pod-defaults', 'required-labels', 'immutable-fields', 'ledger'] as const;
+
+const children: { name: string; child: ChildProcess }[] = [];
+let stopping = false;
+
+async function main(): Promise<void> {
+  const dir = resolve(process.env['HOOKGATE_STACK_DIR'] ?? join(repo, '.hookgate/dev'));
+  const run = join(dir, 'run');
+  await rm(run, { recursive: true, force: true });
+  await mkdir(run, { recursive: true });
+  const configDir = join(dir, 'config');
+  await rm(configDir, { recursive: true, force: true });
+  await mkdir(configDir, { recursive: true });
+
+  const redis = await ensureRedis();
+  process.once('exit', () => void redis.stop());
+  log(`redis: ${redis.url} (${redis.source})`);
+
+  for (const name of PLUGINS) {
+    const pluginDir = join(repo, 'apps/plugins', name);
+    start(`plugin ${name}`, [join(pluginDir, 'src/main.ts'), '--config', join(pluginDir, 'config.example.yaml'), '--listen', `unix://${join(run, `${name}.sock`)}`], {
+      REDIS_URL: redis.url,
+    });
+    await writeFile(join(configDir, `${name}.yaml`), await readFile(join(pluginDir, 'webhooks.yaml')));
+  }
+
+  const gateway = parseAllDocuments(await readFile(join(repo, 'deploy/local/gateway.yaml'), 'utf8'))[0]!.toJS() as Record<string, unknown>;
+  const admission = gateway['admission'] as { port: number };
+  const metrics = gateway['metrics'] as { port: number };
+  admission.port = Number(process.env['HOOKGATE_PORT'] ?? admission.port);
+  metrics.port = Number(process.env['HOOKGATE_METRICS_PORT'] ?? metrics.port);
+  Object.assign(gateway, {
+    stateDir: join(dir, 'state'),
+    redis: { url: redis.url },
+    plugins: PLUGINS.map((name) => ({ name, target: `unix://${join(run, `${name}.sock`)}` })),
+  });
+  await writeFile(join(configDir, '00-gateway.yaml'), stringify(gateway));
+
+  start('gateway', [join(repo, 'apps/cli/bin/hookgate.mjs'), 'serve', '--config', configDir], {});
+  await waitReady(`http://127.0.0.1:${metrics.port}/readyz`);
+  const ca = join(dir, 'state/tls/ca.crt');
+  log(`ready. admission https://127.0.0.1:${admission.port} (CA ${ca}), metrics http://127.0.0.1:${metrics.port}/metrics`);
+  log(`try: curl -s --cacert ${ca} -H 'Content-Type: application/json' \\`);
+  log(`       --data @test/fixtures/corpus/admission-reviews/kubewarden-policy-server-pod-create.json https://127.0.0.1:${admission.port}/mutate`);
+  log('Ctrl-C stops the stack.');
+}
+
+function start(name: string, args: string[], env: Record<string, string>): void {
+  const child = spawn(process.execPath, args[0]!.endsWith('.mjs') ? args : ['--import', 'tsx', ...args], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push({ name, child });
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    log(`${name} exited (${signal ?? code}); stopping the stack`);
+    void stop(1);
+  });
+}
+
+async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the gateway did not become ready at ${url} within ${timeoutMs / 1000}s (see its log above)`);
+}
+
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null || !child.pid) return done();
+          const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          child.once('exit', () => {
+            clearTimeout(force);
+            done();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  process.exit(code);
+}
+
+function log(line: string): void {
+  console.log(`[stack] ${line}`);
+}
+
+process.once('SIGINT', () => void stop(0));
+process.once('SIGTERM', () => void stop(0));
+main().catch((error: unknown) => {
+  console.error(`[stack] ${error instanceof Error ? error.message : String(error)}`);
+  void stop(1);
+});
