@@ -28,6 +28,8 @@ export interface GatewayProcess {
   /** The directory of the configuration file (where `files` were written). */
   readonly configDir: string;
   readonly stateDir: string;
+  /** The Registry's unix socket (`<stateDir>/registry.sock`: `--state-dir` moves the default socket with it). */
+  readonly registrySocket: string;
   /** Every JSON log line seen so far (stdout), in order. */
   readonly logs: LogLine[];
   readonly stderr: string[];
@@ -50,12 +52,17 @@ export interface StartGatewayOptions {
   readonly readyTimeoutMs?: number;
   /** Extra files written next to the configuration (certificates, token files), by relative name. */
   readonly files?: Readonly<Record<string, string>>;
+  /**
+   * A state directory of the caller's, kept after stop() (a gateway restart reuses it: registrations,
+   * certificates). Default: `state/` inside the gateway's own temp dir, removed by stop().
+   */
+  readonly stateDir?: string;
 }
 
 export async function startGateway(options: StartGatewayOptions): Promise<GatewayProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'hookgate-e2e-'));
   const configPath = join(dir, 'hookgate.yaml');
-  const stateDir = join(dir, 'state');
+  const stateDir = options.stateDir ?? join(dir, 'state');
   await writeFile(configPath, options.config);
   for (const [name, content] of Object.entries(options.files ?? {})) await writeFile(join(dir, name), content);
   const args = [
@@ -142,6 +149,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     configPath,
     configDir: dir,
     stateDir,
+    registrySocket: join(stateDir, 'registry.sock'),
     logs,
     stderr,
     waitForLog,

@@ -32,8 +32,7 @@ export { definePlugin, PluginDefinitionError } from './define-plugin.js';
 export { servePlugin, type ServeOptions, type PluginServer } from './serve.js';
 export { HookCallError } from './hook-call-error.js';
 export { HealthState } from './health.js';
-export { Registration, type RegistrationOptions, type RegistrationState } from './registration.js';
-// Self-registration client with backoff and re-registration after a gateway restart (registration/).
+// Self-registration with the gateway's Registry: backoff, lease renewal, re-registration after a gateway restart.
 export * from './registration/index.js';
 export type { PluginLogger } from './logger.js';
 export {

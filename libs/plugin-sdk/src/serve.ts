@@ -15,7 +15,7 @@ import { bindAddress, parseListen, removeStaleSocket } from './listen.js';
 import { type AdmitOutcome, type PluginMetrics, createPluginMetrics } from './metrics.js';
 import { startMetricsListener, type MetricsListener } from './metrics-listener.js';
 import { reconcile } from './reconcile.js';
-import { Registration, type RegistrationOptions } from './registration.js';
+import { SelfRegistration, type SelfRegistrationOptions } from './registration/index.js';
 import type { Plugin } from './types.js';
 import { SDK_IMPLEMENTATION } from './version.js';
 
@@ -33,8 +33,13 @@ export interface ServeOptions {
   /** On SIGTERM/SIGINT: shut down gracefully, then exit the process. Off by default. */
   readonly handleSignals?: boolean;
   readonly serverOptions?: grpc.ServerOptions;
-  /** Register with the gateway's Registry and keep the lease renewed (retries until the gateway answers). */
-  readonly register?: RegistrationOptions;
+  /**
+   * Register with the gateway's Registry and keep the lease renewed: retries with backoff until the
+   * gateway answers, registers again at once after a gateway restart. Shutting down keeps the
+   * registration (failurePolicy Fail hooks fail closed while the plugin is away) unless
+   * `deregisterOnShutdown` is set.
+   */
+  readonly register?: SelfRegistrationOptions;
 }
 
 export interface PluginServer {
@@ -47,7 +52,7 @@ export interface PluginServer {
   /** `host:port` of the /metrics listener, when enabled. */
   readonly metricsAddress: string | undefined;
   /** Present when `register` was given. */
-  readonly registration: Registration | undefined;
+  readonly registration: SelfRegistration | undefined;
   /** Stops accepting, answers what is in flight (streams included), then closes. Idempotent. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -209,14 +214,15 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
   const target = address.kind === 'unix' ? `unix://${address.path}` : `${publicHost(address.host)}:${port}`;
   logger.info({ plugin: plugin.name, target, hooks: [...plugin.hooks.keys()] }, 'plugin serving');
 
-  const registration = options.register === undefined ? undefined : new Registration(plugin.name, target, options.register, logger);
+  const registration = options.register === undefined ? undefined : new SelfRegistration(plugin.name, target, options.register, logger);
   await registration?.start();
 
   let shuttingDown: Promise<void> | undefined;
   const shutdown = (graceMs = options.shutdownGraceMs ?? 10_000): Promise<void> => {
     shuttingDown ??= (async () => {
       draining = true;
-      registration?.stop();
+      // First, so a deregistration (deregisterOnShutdown) removes the hooks before calls stop being answered.
+      await registration?.stop();
       health.close();
       for (const stream of streams) endIfIdle(stream);
       await new Promise<void>((resolve) => {

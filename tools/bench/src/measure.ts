@@ -6,6 +6,7 @@
  *   - half load: reviews started at half that maximum rate (open loop): p50 and p99.
  * Medians across repeats make the summary.
  */
+import os from 'node:os';
 import type { LoadResult, TargetSpec } from './load/protocol.js';
 import type { LoadgenClient } from './processes/loadgen-client.js';
 import { median } from './stats.js';
@@ -49,6 +50,11 @@ export interface PathSummary {
   readonly halfLoadP99Ms: number;
   /** CPU microseconds per review at saturation, by process group (`driver` is the load generator). */
   readonly cpuMicrosPerReview: Readonly<Record<string, number>>;
+  /**
+   * Reviews/s all cores could sustain at that CPU cost of the gateway and the hooks (the load
+   * generator, which plays the apiserver, left out): less sensitive to other tenants than maxPerSecond.
+   */
+  readonly cpuBoundPerSecond: number;
   /** Every repeat, for the JSON output. */
   readonly runs: readonly RepeatMeasurement[];
 }
@@ -115,6 +121,7 @@ function summarize(path: PathUnderTest, runs: readonly RepeatMeasurement[]): Pat
     halfLoadP50Ms: median(runs.map((r) => r.halfLoad.p50Ms)),
     halfLoadP99Ms: median(runs.map((r) => r.halfLoad.p99Ms)),
     cpuMicrosPerReview,
+    cpuBoundPerSecond: median(runs.map((r) => (os.availableParallelism() * 1e6 * r.saturated.completed) / (((r.saturated.cpuMs['gateway'] ?? 0) + (r.saturated.cpuMs['hooks'] ?? 0)) * 1000))),
     runs,
   };
 }

@@ -65,16 +65,19 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const startedAt = new Date().toISOString();
   const before = snapshotMachine();
   const children = new ChildSet();
+  // Short: unix socket paths are limited to 107 bytes.
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'hgb-'));
   const stopOnSignal = (signal: NodeJS.Signals) => {
     progress(`${signal}: stopping every process the benchmark started`);
-    void children.stopAll(5000).finally(() => process.exit(130));
+    void children
+      .stopAll(5000)
+      .then(() => rm(workDir, { recursive: true, force: true }))
+      .finally(() => process.exit(130));
   };
   const killOnExit = () => children.killAllNow();
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   process.once('exit', killOnExit);
-  // Short: unix socket paths are limited to 107 bytes.
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'hgb-'));
   try {
     const fixture = await startFixture(children, workDir, options, progress);
     const scenarios: ScenarioResult[] = [];

@@ -1,27 +1,26 @@
 /**
  * The gateway's Registry: plugins register their target and webhook configurations over the
- * gateway's unix socket, under a lease. A registered failurePolicy Fail hook never vanishes because
- * its plugin died: after the lease runs out it fails closed until deregistered on purpose (its
- * Ignore hooks are dropped). Registrations are kept across gateway restarts in the state directory.
+ * gateway's unix socket, under a lease. A registered hook with failurePolicy Fail never vanishes
+ * because its plugin died: after the lease runs out it fails closed until deregistered on purpose
+ * (its Ignore hooks are dropped). Registrations are kept across gateway restarts in the state directory.
  *
- *   // at start, in the process that serves admission (the primary, with node:cluster):
- *   const staticSide = { plugins: config.plugins, configurations };              // StaticSources
+ * How `hookgate serve` runs it (apps/gateway/src/runtime):
+ *   - the cluster primary owns the RegistrationStore and the gRPC server (primary-registry.ts:
+ *     startRegistry with `<stateDir>/registrations.json`), counts refusals and leases in metrics,
+ *     and checks every configuration reload against the registrations (store.replaceStatic): a
+ *     static name a registration holds fails the reload like an invalid file;
+ *   - every store change (renewals included) goes to the workers as a RegistrySnapshot over the
+ *     cluster IPC, and each configuration carries the snapshot it was checked against (messages.ts);
+ *   - a worker merges configuration + snapshot with mergeHookSources into one HookSet, keeps a
+ *     client per plugin (a re-registered plugin gets a fresh one) and wraps each request's plugin
+ *     invoker with createLeaseGuard, which reads the latest snapshot (worker-state.ts).
+ *
+ * In a single process, ServedHooks does the merging and client bookkeeping in one object:
  *   const store = new RegistrationStore({ static: staticSide });
- *   const served = new ServedHooks({ static: staticSide, store, createClient: (p) => createPluginClient(p.name, p.target, {
- *     ...tlsAndStreamOf(p),                                                      // from config.plugins when p.source === 'static'
- *     channelOptions: { 'grpc.use_local_subchannel_pool': 1 },                   // a plugin that came back gets a fresh connection
- *   }) });
- *   const registry = config.registry.disabled ? undefined : await startRegistry({
- *     store, socket: config.registry.socket, stateFile: path.join(config.stateDir, 'registrations.json'), logger });
- *
- *   // per admission review:
- *   const { hooks, clients } = served.current;                                 // one consistent pair per request
- *   const invoke = leaseGuard(() => store.snapshot(), routeByTarget({ plugin: pluginInvoker(clients, { received }), bridge }),
- *     { socket: config.registry.socket });
- *   await runValidating(hooks, request, { ...env, invoke });
- *
- *   // on configuration reload: served.reload(newStaticSide) — refused (conflict) → keep the last good configuration.
- *   // at shutdown: await registry?.close(); served.close();
+ *   const served = new ServedHooks({ static: staticSide, store, createClient: (p) => createPluginClient(p.name, p.target) });
+ *   const registry = await startRegistry({ store, socket, stateFile, logger });
+ *   const { hooks, clients } = served.current;                                 // per request
+ *   const invoke = leaseGuard(() => store.snapshot(), routeByTarget({ plugin: pluginInvoker(clients), bridge }), { socket });
  */
 export { RegistrationStore, DEFAULT_LEASE_SECONDS, hookNames, type RegistrationStoreOptions } from './registration-store.js';
 export { mergeHookSources, type MergedHookSources } from './merge-hook-sources.js';
@@ -35,5 +34,6 @@ export { reconcilePluginClients, type Closable, type ReconciledClients } from '.
 export { parseRegistration, type ParsedRegistration, type ParseOptions } from './parse-registration.js';
 export { pluginTargetProblem } from './plugin-target.js';
 export type { SocketMode } from './registry-socket.js';
+export type { RefusalListener } from './registry-service.js';
 export type { RegistryLogger } from './logger.js';
 export type * from './types.js';

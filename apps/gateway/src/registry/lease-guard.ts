@@ -43,8 +43,9 @@ export function createLeaseGuard(snapshot: () => RegistrySnapshot, options: Leas
       const target = call.hook.target;
       if (target.kind !== 'plugin') return inner(call, signal);
       const registration = lookup(target.plugin);
+      if (registration === undefined) return inner(call, signal);
       const at = now();
-      if (registration === undefined || (registration.lease === 'active' && at < registration.expiresAt)) return inner(call, signal);
+      if (registration.lease === 'active' && at < registration.expiresAt) return inner(call, signal);
       const failure = leaseExpiredFailure(registration, call.hook.name, call.timeoutSeconds, at, options.socket);
       return Promise.resolve({ ok: false, failure });
     }) satisfies HookInvoker;

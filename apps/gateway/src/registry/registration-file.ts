@@ -4,7 +4,8 @@
  * the registrations as accepted (content, target, lease times); it is rewritten atomically after
  * every change, writes coalesced, mode 0600.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Registration, RegistrySnapshot } from './types.js';
 
 const FORMAT = 'hookgate.dev/registrations/v1';
@@ -82,6 +83,8 @@ export class RegistrationFileWriter {
       })),
     };
     const temporary = `${this.#file}.${process.pid}.tmp`;
+    // The state directory may not exist yet on a first start (the TLS material may live elsewhere).
+    await mkdir(dirname(this.#file), { recursive: true, mode: 0o700 });
     await writeFile(temporary, `${JSON.stringify(content, null, 1)}\n`, { mode: 0o600 });
     await rename(temporary, this.#file);
   }

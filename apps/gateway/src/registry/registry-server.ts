@@ -6,7 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { RegistryService } from '@hookgate/proto';
 import { SILENT_LOGGER, type RegistryLogger } from './logger.js';
 import type { RegistrationStore } from './registration-store.js';
-import { registryHandlers } from './registry-service.js';
+import { registryHandlers, type RefusalListener } from './registry-service.js';
 import { bindRegistrySocket, claimSocketPath, releaseSocketPath, type SocketMode } from './registry-socket.js';
 
 export interface RegistryServerOptions {
@@ -18,6 +18,8 @@ export interface RegistryServerOptions {
   readonly logger?: RegistryLogger;
   /** How long close() lets calls in flight finish before cutting them. Default 2 s. */
   readonly shutdownGraceMs?: number;
+  /** Every refused Register/Deregister, e.g. for a metric. */
+  readonly onRefused?: RefusalListener;
 }
 
 export interface RegistryServer {
@@ -31,7 +33,7 @@ export async function startRegistryServer(options: RegistryServerOptions): Promi
   const mode = options.mode ?? 0o600;
   await claimSocketPath(options.socket);
   const server = new grpc.Server();
-  server.addService(RegistryService, registryHandlers(options.store, logger));
+  server.addService(RegistryService, registryHandlers(options.store, logger, options.onRefused));
   let inode: number;
   try {
     inode = await bindRegistrySocket(server, options.socket, mode);

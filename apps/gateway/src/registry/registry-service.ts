@@ -12,7 +12,10 @@ const STATUS_OF: Readonly<Record<RegistryRefusal['kind'], GrpcStatus>> = {
   'not-found': GrpcStatus.NOT_FOUND,
 };
 
-export function registryHandlers(store: RegistrationStore, logger: RegistryLogger): RegistryHandlers {
+/** Told about every refused Register or Deregister (for a metric); the handlers log them already. */
+export type RefusalListener = (operation: 'register' | 'deregister', refusal: RegistryRefusal, plugin: string) => void;
+
+export function registryHandlers(store: RegistrationStore, logger: RegistryLogger, onRefused?: RefusalListener): RegistryHandlers {
   return {
     Register(call, callback) {
       const request = call.request;
@@ -24,6 +27,7 @@ export function registryHandlers(store: RegistrationStore, logger: RegistryLogge
       });
       if (!result.ok) {
         logger.warn({ plugin: request.plugin, target: request.target, refusal: result.error.kind, problems: result.error.problems }, 'registration refused');
+        onRefused?.('register', result.error, request.plugin);
         return callback({ code: STATUS_OF[result.error.kind], details: result.error.message });
       }
       const outcome = result.value;
@@ -37,6 +41,7 @@ export function registryHandlers(store: RegistrationStore, logger: RegistryLogge
       const result = store.deregister(call.request.plugin);
       if (!result.ok) {
         logger.warn({ plugin: call.request.plugin, refusal: result.error.kind }, 'deregistration refused');
+        onRefused?.('deregister', result.error, call.request.plugin);
         return callback({ code: STATUS_OF[result.error.kind], details: result.error.message });
       }
       logger.info({ plugin: result.value.plugin, hooks: result.value.hooks }, 'plugin deregistered; its hooks are removed');

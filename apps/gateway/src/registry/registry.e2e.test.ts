@@ -35,12 +35,8 @@ const plugin = definePlugin({
   },
 });
 
-/**
- * A local subchannel pool: grpc-js otherwise shares one connection per target between channels, and
- * a fresh client for a plugin that came back would inherit the dead connection's reconnect backoff.
- */
-const createClient = (p: PluginTarget): PluginClient =>
-  new PluginClient(p.name, p.target, { circuitBreaker: false, channelOptions: { 'grpc.use_local_subchannel_pool': 1 } });
+/** The gateway's plugin client as it is (its default channel options give each client a subchannel pool of its own). */
+const createClient = (p: PluginTarget): PluginClient => new PluginClient(p.name, p.target, { circuitBreaker: false });
 
 /** The gateway side, as apps/gateway/src/server wires it: store → ServedHooks (HookSet + plugin clients) → guarded invoker. */
 class Gateway {

@@ -8,6 +8,7 @@ import { startLeaseSweeper } from './lease-sweeper.js';
 import { SILENT_LOGGER, type RegistryLogger } from './logger.js';
 import type { RegistrationStore } from './registration-store.js';
 import { startRegistryServer } from './registry-server.js';
+import type { RefusalListener } from './registry-service.js';
 import type { SocketMode } from './registry-socket.js';
 import type { RegistryChange } from './types.js';
 
@@ -21,6 +22,8 @@ export interface StartRegistryOptions {
   readonly logger?: RegistryLogger;
   /** The store's clock, for the sweeper. Date.now by default. */
   readonly now?: () => number;
+  /** Every refused Register/Deregister, e.g. for a metric (they are logged already). */
+  readonly onRefused?: RefusalListener;
 }
 
 export interface RunningRegistry {
@@ -48,7 +51,13 @@ export async function startRegistry(options: StartRegistryOptions): Promise<Runn
   const sweeper = startLeaseSweeper(store, options.now);
   let server;
   try {
-    server = await startRegistryServer({ socket: options.socket, store, logger, ...(options.mode === undefined ? {} : { mode: options.mode }) });
+    server = await startRegistryServer({
+      socket: options.socket,
+      store,
+      logger,
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.onRefused === undefined ? {} : { onRefused: options.onRefused }),
+    });
   } catch (error) {
     sweeper.stop();
     unsubscribe();

@@ -7,6 +7,8 @@ const loaded = {
     admission: { host: '127.0.0.1', port: 8443, tls: { disabled: false, clientCAFile: '/ca.pem' } },
     metrics: { host: '127.0.0.1', port: 9443 },
     stateDir: '/var/lib/hookgate',
+    spoolDir: '/var/lib/hookgate/spool',
+    registry: { disabled: false, socket: '/var/lib/hookgate/registry.sock' },
     logLevel: 'info',
     workers: 2,
   },
@@ -21,8 +23,22 @@ describe('applyServeOptions', () => {
     { name: 'listener flags override', options: { host: '::1', port: 0, metricsPort: 0 }, expected: { admission: { host: '::1', port: 0 }, metrics: { port: 0 } } },
     { name: '--insecure-http turns TLS off', options: { insecureHttp: true }, expected: { admission: { tls: { disabled: true, clientCAFile: '/ca.pem' } } } },
     { name: 'state dir, log level and workers', options: { stateDir: '/tmp/s', logLevel: 'debug' as const, workers: 1 }, expected: { stateDir: '/tmp/s', logLevel: 'debug', workers: 1 } },
+    {
+      name: '--state-dir moves the default registry socket and spool with it',
+      options: { stateDir: '/tmp/s' },
+      expected: { registry: { disabled: false, socket: '/tmp/s/registry.sock' }, spoolDir: '/tmp/s/spool' },
+    },
   ];
   it.each(cases)('$name', ({ options, expected }) => {
     expect(applyServeOptions(loaded, { configPath: '/etc/hookgate', ...options }).gateway).toMatchObject(expected);
+  });
+
+  it('--state-dir leaves a registry socket and spool the file placed elsewhere', () => {
+    const elsewhere = { ...loaded, gateway: { ...loaded.gateway, spoolDir: '/spool', registry: { disabled: false, socket: '/run/hookgate/registry.sock' } } } as LoadedConfiguration;
+    expect(applyServeOptions(elsewhere, { configPath: '/etc/hookgate', stateDir: '/tmp/s' }).gateway).toMatchObject({
+      stateDir: '/tmp/s',
+      spoolDir: '/spool',
+      registry: { socket: '/run/hookgate/registry.sock' },
+    });
   });
 });

@@ -1,5 +1,6 @@
 /** The configuration as served: the file's settings with the command-line overrides applied. */
-import { applyServeFlags, type LoadedConfiguration } from '@hookgate/config';
+import { resolve } from 'node:path';
+import { applyServeFlags, type GatewayConfiguration, type LoadedConfiguration } from '@hookgate/config';
 import type { ServeOptions } from './serve-options.js';
 
 export function applyServeOptions(loaded: LoadedConfiguration, options: ServeOptions): LoadedConfiguration {
@@ -11,9 +12,23 @@ export function applyServeOptions(loaded: LoadedConfiguration, options: ServeOpt
   const gateway = {
     ...flagged,
     admission: options.insecureHttp ? { ...flagged.admission, tls: { ...flagged.admission.tls, disabled: true } } : flagged.admission,
-    ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
+    ...(options.stateDir !== undefined ? movedStateDir(flagged, options.stateDir) : {}),
     ...(options.logLevel !== undefined ? { logLevel: options.logLevel } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
   };
   return { ...loaded, gateway };
+}
+
+/**
+ * `--state-dir` moves what lives under the state directory by default with it: the registry socket
+ * and the spool, unless the file set them elsewhere. Two gateways with their own state directories
+ * then never fight over one registry socket.
+ */
+function movedStateDir(gateway: GatewayConfiguration, stateDir: string): Pick<GatewayConfiguration, 'stateDir' | 'registry' | 'spoolDir'> {
+  const underOld = (file: string, name: string) => file === resolve(gateway.stateDir, name);
+  return {
+    stateDir,
+    registry: underOld(gateway.registry.socket, 'registry.sock') ? { ...gateway.registry, socket: resolve(stateDir, 'registry.sock') } : gateway.registry,
+    spoolDir: underOld(gateway.spoolDir, 'spool') ? resolve(stateDir, 'spool') : gateway.spoolDir,
+  };
 }

@@ -1,20 +1,25 @@
 /**
  * IPC between the cluster primary and its workers. The primary is the one place that reads and
- * validates the configuration; workers receive it whole and only compile it, so every worker runs
- * the same generation. (prom-client's metrics aggregation uses the same channel with its own types.)
+ * validates the configuration and runs the Registry; workers receive both whole and only compile
+ * them, so every worker serves the same configuration and registry generations. (prom-client's
+ * metrics aggregation uses the same channel with its own types.)
  */
 import type { LoadedConfiguration } from '@hookgate/config';
+import type { RegistrySnapshot } from '../registry/index.js';
 
 export type PrimaryMessage =
-  | { readonly type: 'hookgate:configuration'; readonly generation: number; readonly configuration: LoadedConfiguration }
+  /** A configuration, with the registry snapshot it was checked against: a worker merges the two. */
+  | { readonly type: 'hookgate:configuration'; readonly generation: number; readonly configuration: LoadedConfiguration; readonly registry: RegistrySnapshot }
+  /** A registry change: a registration, renewal, expiry or deregistration (`registry.generation` moves unless it is a renewal). */
+  | { readonly type: 'hookgate:registry'; readonly registry: RegistrySnapshot }
   | { readonly type: 'hookgate:shutdown' };
 
 export type WorkerMessage =
   /** Sent once the worker listens for IPC: the primary answers with the current configuration. */
   | { readonly type: 'hookgate:hello' }
   | { readonly type: 'hookgate:listening'; readonly port: number }
-  | { readonly type: 'hookgate:applied'; readonly generation: number }
-  | { readonly type: 'hookgate:apply-failed'; readonly generation: number; readonly error: string };
+  | { readonly type: 'hookgate:applied'; readonly generation: number; readonly registryGeneration: number }
+  | { readonly type: 'hookgate:apply-failed'; readonly generation: number; readonly registryGeneration: number; readonly error: string };
 
 function isHookgateMessage(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && (value as { type: string }).type.startsWith('hookgate:');

@@ -1,7 +1,9 @@
 /**
- * The worker's gRPC plugin clients, kept across reloads: a plugin whose target, TLS and transport
- * did not change keeps its warm channel (and its circuit breaker); changed or removed plugins are
- * retired and closed after a grace period, so requests still running on the old configuration finish.
+ * The worker's gRPC plugin clients, kept across reloads and registry changes: a plugin whose
+ * target, TLS and transport did not change keeps its warm channel (and its circuit breaker);
+ * changed or removed plugins are retired and closed after a grace period, so requests still
+ * running on the old configuration finish. A registered plugin that registered afresh (back after
+ * a crash, or changed) gets a new client: a fresh channel and a closed circuit.
  */
 import { readFileSync } from 'node:fs';
 import type { PluginConfiguration } from '@hookgate/config';
@@ -11,6 +13,9 @@ import { createPluginClient, type PluginClient, type PluginClients, type PluginT
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
 const RETIRE_AFTER_MS = 45_000;
 
+/** A plugin to keep a client for: a static one from the GatewayConfiguration, or a registered one with its registration epoch. */
+export type PluginSpec = PluginConfiguration & { readonly registeredAt?: number };
+
 export class PluginSet {
   #clients = new Map<string, { key: string; client: PluginClient }>();
   readonly #retiring = new Set<NodeJS.Timeout>();
@@ -19,11 +24,11 @@ export class PluginSet {
   constructor(private readonly metrics: GatewayMetrics) {}
 
   /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
-  sync(plugins: readonly PluginConfiguration[]): PluginClients {
+  sync(plugins: readonly PluginSpec[]): PluginClients {
     const next = new Map<string, { key: string; client: PluginClient }>();
     const tlsByName = new Map(plugins.map((p) => [p.name, readPluginTls(p)] as const));
     for (const plugin of plugins) {
-      const key = JSON.stringify({ target: plugin.target, tls: plugin.tls ?? null, stream: plugin.stream ?? null });
+      const key = JSON.stringify({ target: plugin.target, tls: plugin.tls ?? null, stream: plugin.stream ?? null, registeredAt: plugin.registeredAt ?? null });
       const existing = this.#clients.get(plugin.name);
       if (existing !== undefined && existing.key === key) {
         next.set(plugin.name, existing);

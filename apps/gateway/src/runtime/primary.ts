@@ -1,7 +1,8 @@
 /**
  * The cluster primary: the one process that reads and validates the configuration (at start, on
- * file change and on SIGHUP), forks the workers and sends each of them the configuration, serves
- * /metrics (aggregated across workers), /livez and /readyz, and runs the graceful shutdown.
+ * file change and on SIGHUP), runs the Registry (registrations, leases, persistence), forks the
+ * workers and sends each of them the configuration and every registry snapshot, serves /metrics
+ * (aggregated across workers), /livez and /readyz, and runs the graceful shutdown.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { ConfigurationHolder, formatConfigError, reloadOnSighup, watchConfiguration, type LoadedConfiguration } from '@hookgate/config';
@@ -11,6 +12,7 @@ import { ensureSelfManagedCertificates } from '../tls/index.js';
 import { applyServeOptions } from './effective-configuration.js';
 import { isWorkerMessage, type PrimaryMessage } from './messages.js';
 import { keepPrimaryMetrics } from './metric-ownership.js';
+import { openPrimaryRegistry, type PrimaryRegistry } from './primary-registry.js';
 import type { ServeOptions } from './serve-options.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -18,7 +20,16 @@ const SHUTDOWN_GRACE_MS = 35_000;
 
 export async function runPrimary(options: ServeOptions): Promise<number> {
   const log = createLogger({ component: 'gateway', level: options.logLevel ?? 'info', base: { role: 'primary' } });
-  const opened = await ConfigurationHolder.open(options.configPath, { prepare: (c) => ({ ok: true, value: applyServeOptions(c, options) }) });
+  // Set once the Registry runs: from then on, a reload whose static hooks or plugins take a name a
+  // registration holds is refused like an invalid file (the store names both sides).
+  let registry: PrimaryRegistry | undefined;
+  const opened = await ConfigurationHolder.open(options.configPath, {
+    prepare: (c) => {
+      const prepared = applyServeOptions(c, options);
+      const accepted = registry?.checkStatic(prepared, options.configPath);
+      return accepted === undefined || accepted.ok ? { ok: true, value: prepared } : accepted;
+    },
+  });
   if (!opened.ok) {
     for (const e of opened.error) process.stderr.write(`${formatConfigError(e)}\n`);
     process.stderr.write(`hookgate: the configuration in ${options.configPath} is invalid (${opened.error.length} problem(s)); nothing started\n`);
@@ -33,16 +44,29 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     await ensureSelfManagedCertificates({ stateDir: gateway.stateDir, log });
   }
 
-  const registry = createMetricsRegistry();
-  const metrics = createGatewayMetrics(registry);
-  keepPrimaryMetrics(registry, metrics);
+  const metricsRegistry = createMetricsRegistry();
+  const metrics = createGatewayMetrics(metricsRegistry);
+  keepPrimaryMetrics(metricsRegistry, metrics);
   recordConfigReload(metrics, { ok: true, generation: 1, at: holder.current().loadedAt });
 
-  const configurationMessage = (): PrimaryMessage => ({ type: 'hookgate:configuration', generation: holder.generation, configuration: holder.current().prepared });
+  try {
+    registry = await openPrimaryRegistry(started, log, metricsRegistry);
+  } catch (error) {
+    process.stderr.write(`hookgate: cannot serve the registry on ${gateway.registry.socket}: ${(error as Error).message}; nothing started\n`);
+    return 1;
+  }
+  const runningRegistry = registry;
+
+  const configurationMessage = (): PrimaryMessage => ({
+    type: 'hookgate:configuration',
+    generation: holder.generation,
+    configuration: holder.current().prepared,
+    registry: runningRegistry.snapshot(),
+  });
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);
   let shuttingDown = false;
   const health = buildHealthServer({
-    metrics: clusterMetricsSource(registry),
+    metrics: clusterMetricsSource(metricsRegistry),
     notReadyReason: () => (shuttingDown ? 'shutting down' : pool.listeningCount() === 0 ? 'admission listener not accepting yet' : undefined),
   });
   await health.listen({ host: gateway.metrics.host, port: gateway.metrics.port });
@@ -60,17 +84,28 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     log.info({ generation: outcome.snapshot.generation, ...counts(outcome.snapshot.prepared) }, 'configuration reloaded');
     pool.broadcast(configurationMessage());
   });
+  // Every change goes out, renewals included: a worker's lease guard needs the new lease ends.
+  runningRegistry.onChange((change) => pool.broadcast({ type: 'hookgate:registry', registry: change.snapshot }));
   const reload = () => void holder.reload();
   const watch = await watchConfiguration(options.configPath, reload, { onError: (e) => log.warn({ err: e.message }, 'stopped watching the configuration; SIGHUP still reloads') });
   const unhookSighup = reloadOnSighup(reload);
 
   cluster.on('message', (worker: Worker, message: unknown) => {
     if (!isWorkerMessage(message)) return;
-    if (message.type === 'hookgate:apply-failed') log.error({ worker: worker.id, generation: message.generation, err: message.error }, 'a worker could not apply the configuration; it keeps its previous one');
+    if (message.type === 'hookgate:apply-failed') {
+      log.error(
+        { worker: worker.id, generation: message.generation, registryGeneration: message.registryGeneration, err: message.error },
+        'a worker could not apply the configuration or registrations; it keeps its previous hooks',
+      );
+    }
   });
   const scheme = gateway.admission.tls.disabled ? 'http' : 'https';
   pool.onAllListening((port) => {
-    log.info({ admissionUrl: urlOf(scheme, gateway.admission.host, port), metricsUrl, workers: gateway.workers, generation: holder.generation, ...counts(started) }, 'hookgate serving');
+    const registrations = runningRegistry.snapshot().registrations.length;
+    log.info(
+      { admissionUrl: urlOf(scheme, gateway.admission.host, port), metricsUrl, workers: gateway.workers, generation: holder.generation, ...counts(started), registrations },
+      'hookgate serving',
+    );
   });
   pool.start();
 
@@ -81,7 +116,8 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       log.info({ signal }, 'shutting down: workers stop accepting and finish in-flight requests');
       watch.close();
       unhookSighup();
-      await pool.stop(SHUTDOWN_GRACE_MS);
+      // The registry stops taking registrations and writes its last state while workers drain.
+      await Promise.all([pool.stop(SHUTDOWN_GRACE_MS), runningRegistry.close()]);
       await health.close();
       log.info({}, 'hookgate stopped');
       resolve(0);
@@ -110,8 +146,8 @@ function urlOf(scheme: string, host: string, port: number): string {
 
 /** Listener, TLS and authentication settings are bound at start; say so instead of ignoring them silently. */
 function warnAboutRestartOnlySettings(log: Logger, started: LoadedConfiguration['gateway'], next: LoadedConfiguration): void {
-  const bound = (g: LoadedConfiguration['gateway']) => JSON.stringify({ admission: g.admission, metrics: g.metrics, stateDir: g.stateDir, workers: g.workers });
+  const bound = (g: LoadedConfiguration['gateway']) => JSON.stringify({ admission: g.admission, metrics: g.metrics, stateDir: g.stateDir, workers: g.workers, registry: g.registry });
   if (bound(started) !== bound(next.gateway)) {
-    log.warn({}, 'listener, TLS, authentication or worker settings changed: they apply at the next restart; hooks, plugins and namespaces changed now');
+    log.warn({}, 'listener, TLS, authentication, registry or worker settings changed: they apply at the next restart; hooks, plugins and namespaces changed now');
   }
 }

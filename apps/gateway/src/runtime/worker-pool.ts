@@ -1,7 +1,8 @@
 /**
- * The primary's workers: forks them, answers each worker's hello with the current configuration,
- * tracks which ones listen, replaces a worker that dies (giving up on a crash loop), broadcasts new
- * configurations, and stops them all gracefully (SIGKILL after the grace period).
+ * The primary's workers: forks them, answers each worker's hello with the current configuration
+ * (and registry snapshot), tracks which ones listen and what each applied, replaces a worker that
+ * dies (giving up on a crash loop), broadcasts new configurations and registry snapshots, and
+ * stops them all gracefully (SIGKILL after the grace period).
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '@hookgate/observability';
@@ -13,8 +14,8 @@ const CRASH_WINDOW_MS = 60_000;
 
 export class WorkerPool {
   readonly #listening = new Map<number, number>();
-  /** Generation each worker last applied. */
-  readonly #applied = new Map<number, number>();
+  /** Configuration and registry generations each worker last applied. */
+  readonly #applied = new Map<number, { readonly generation: number; readonly registryGeneration: number }>();
   readonly #crashes: number[] = [];
   #stopping = false;
   #announced = false;
@@ -66,10 +67,15 @@ export class WorkerPool {
     if (!isWorkerMessage(message)) return;
     if (message.type === 'hookgate:hello') worker.send(this.configuration());
     if (message.type === 'hookgate:applied') {
-      this.#applied.set(worker.id, message.generation);
-      const live = [...this.#listening.keys()];
-      if (live.length > 0 && live.every((id) => this.#applied.get(id) === message.generation)) {
+      const previous = this.#applied.get(worker.id);
+      this.#applied.set(worker.id, { generation: message.generation, registryGeneration: message.registryGeneration });
+      const live = [...this.#listening.keys()].map((id) => this.#applied.get(id));
+      if (live.length === 0) return;
+      if (previous?.generation !== message.generation && live.every((a) => a?.generation === message.generation)) {
         this.log.info({ generation: message.generation, workers: live.length }, 'configuration applied by every worker');
+      }
+      if (previous?.registryGeneration !== message.registryGeneration && live.every((a) => a?.registryGeneration === message.registryGeneration)) {
+        this.log.info({ registryGeneration: message.registryGeneration, workers: live.length }, 'registrations applied by every worker');
       }
     }
     if (message.type === 'hookgate:listening') {

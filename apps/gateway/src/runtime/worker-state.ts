@@ -1,25 +1,42 @@
 /**
- * The worker's current GatewayState, rebuilt whole from each configuration the primary sends:
- * hooks compiled, plugin clients synced, namespace source chosen, request budget set. Requests
- * read `current()` once; the swap is a single assignment, so a request sees one generation only.
+ * The worker's current GatewayState, rebuilt whole from the configuration and the registry
+ * snapshot the primary sends: static and registered hooks merged into one HookSet, plugin clients
+ * synced, namespace source chosen, request budget set. Requests read `current()` once; the swap is
+ * a single assignment, so a request sees one configuration and one registry generation only.
+ *
+ * Rebuilds run one at a time, in arrival order, each from the latest configuration and snapshot
+ * received. A renewal (same registry generation) rebuilds nothing: it only moves the leases the
+ * lease guard reads, and the guard reads the latest snapshot on every call.
  */
-import { compileHooks, type RequestBudgetOptions } from '@hookgate/admission';
+import { type HookInvoker, type RequestBudgetOptions } from '@hookgate/admission';
 import type { GatewayConfiguration, LoadedConfiguration } from '@hookgate/config';
 import type { GatewayMetrics, Logger } from '@hookgate/observability';
 import { staticNamespaces } from '../namespaces/static-namespaces.js';
 import type { NamespaceSource } from '../namespaces/namespace-source.js';
+import { createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
 import type { GatewayState, GatewayStateSource } from '../server/gateway-state.js';
-import { PluginSet } from './plugin-set.js';
+import { PluginSet, type PluginSpec } from './plugin-set.js';
+import { NO_REGISTRATIONS, staticSourcesOf } from './registry-sources.js';
 
 export interface WorkerGatewayState extends GatewayState {
   readonly gateway: GatewayConfiguration;
   readonly budget: RequestBudgetOptions;
+  /** The registry generation merged into `hooks`. */
+  readonly registryGeneration: number;
 }
 
 export class WorkerState implements GatewayStateSource {
   #state: WorkerGatewayState | undefined;
   #namespaces: { key: string; source: NamespaceSource } | undefined;
+  /** The last configuration applied, rebuilt again on every registry change. */
+  #configuration: { readonly generation: number; readonly loaded: LoadedConfiguration } | undefined;
+  /** The latest snapshot received (renewals included): what the lease guard reads. */
+  #registry: RegistrySnapshot = NO_REGISTRATIONS;
+  #queue: Promise<unknown> = Promise.resolve();
   readonly #plugins: PluginSet;
+  /** Fails the calls of a registered plugin whose lease ran out; one per registry socket (named in its message). */
+  #guard: (inner: HookInvoker) => HookInvoker = (inner) => inner;
+  #guardSocket: string | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -33,25 +50,80 @@ export class WorkerState implements GatewayStateSource {
     return this.#state;
   }
 
-  /** Builds the new state completely before swapping; rejects (state unchanged) if any part fails. */
-  async apply(generation: number, loaded: LoadedConfiguration): Promise<void> {
-    const gateway = loaded.gateway;
-    const hooks = compileHooks(loaded.webhookConfigurations);
-    const namespaces = await this.#namespaceSource(gateway);
-    const plugins = this.#plugins.sync(gateway.plugins);
-    this.#state = {
-      generation,
-      gateway,
-      hooks,
-      plugins,
-      namespaces: namespaces.lookup,
-      budget: { minMarginMs: gateway.timeouts.safetyMarginMs, defaultTimeoutMs: gateway.timeouts.defaultRequestTimeoutSeconds * 1000 },
-    };
+  /** The registry snapshot received last. */
+  get registry(): RegistrySnapshot {
+    return this.#registry;
+  }
+
+  /**
+   * A configuration (with the snapshot it was checked against). Builds the new state completely
+   * before swapping; rejects (state unchanged) if any part fails.
+   */
+  apply(generation: number, loaded: LoadedConfiguration, registry?: RegistrySnapshot): Promise<void> {
+    if (registry !== undefined) this.#receive(registry);
+    return this.#enqueue(() => this.#build(generation, loaded));
+  }
+
+  /**
+   * A registry change. Resolves true when the hooks were rebuilt, false for a renewal (or before
+   * the first configuration); rejects, keeping the previous state, when the merge fails.
+   */
+  applyRegistry(registry: RegistrySnapshot): Promise<boolean> {
+    const previous = this.#registry.generation;
+    if (!this.#receive(registry) || registry.generation === previous) return Promise.resolve(false);
+    return this.#enqueue(async () => {
+      const configuration = this.#configuration;
+      if (configuration === undefined) return false;
+      await this.#build(configuration.generation, configuration.loaded);
+      return true;
+    });
   }
 
   async close(): Promise<void> {
+    await this.#queue.catch(() => undefined);
     this.#plugins.close();
     await this.#namespaces?.source.close();
+  }
+
+  /** Keeps the newest snapshot; an older one (out of order) is ignored. */
+  #receive(registry: RegistrySnapshot): boolean {
+    if (registry.generation < this.#registry.generation) return false;
+    this.#registry = registry;
+    return true;
+  }
+
+  #enqueue<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(step, step);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #build(generation: number, loaded: LoadedConfiguration): Promise<void> {
+    const gateway = loaded.gateway;
+    const registry = this.#registry;
+    const merged = mergeHookSources(staticSourcesOf(loaded), registry);
+    if (!merged.ok) throw new Error(`the configuration and the registrations conflict (keeping the previous hooks):\n${merged.error.join('\n')}`);
+    const namespaces = await this.#namespaceSource(gateway);
+    const specs: PluginSpec[] = [
+      ...gateway.plugins,
+      ...merged.value.plugins.filter((p) => p.source === 'registered').map((p) => ({ name: p.name, target: p.target, ...(p.registeredAt === undefined ? {} : { registeredAt: p.registeredAt }) })),
+    ];
+    const plugins = this.#plugins.sync(specs);
+    if (this.#guardSocket !== gateway.registry.socket) {
+      this.#guardSocket = gateway.registry.socket;
+      this.#guard = createLeaseGuard(() => this.#registry, { socket: gateway.registry.socket });
+    }
+    this.#configuration = { generation, loaded };
+    this.#state = {
+      generation,
+      registryGeneration: registry.generation,
+      gateway,
+      hooks: merged.value.hooks,
+      plugins,
+      namespaces: namespaces.lookup,
+      budget: { minMarginMs: gateway.timeouts.safetyMarginMs, defaultTimeoutMs: gateway.timeouts.defaultRequestTimeoutSeconds * 1000 },
+      guardPlugins: this.#guard,
+    };
   }
 
   /** Static labels are rebuilt on every change; an informer is kept while the kubernetes section is unchanged. */

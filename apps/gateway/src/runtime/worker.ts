@@ -1,7 +1,8 @@
 /**
- * A gateway worker (node:cluster): waits for the configuration from the primary, serves the
- * admission listener (port shared across workers by the cluster), applies new configurations as
- * they come, and on shutdown stops accepting, finishes in-flight requests and closes its channels.
+ * A gateway worker (node:cluster): waits for the configuration (and registry snapshot) from the
+ * primary, serves the admission listener (port shared across workers by the cluster), applies new
+ * configurations and registry snapshots as they come, and on shutdown stops accepting, finishes
+ * in-flight requests and closes its channels.
  */
 import cluster from 'node:cluster';
 import { readFile } from 'node:fs/promises';
@@ -12,7 +13,8 @@ import { createBridgeInvoker } from '../bridge/bridge-invoker.js';
 import { buildGateway } from '../server/build-gateway.js';
 import { loggingSideEffectSink } from '../server/side-effects.js';
 import { openTlsMaterial, type TlsMaterialSource } from '../tls/index.js';
-import { isPrimaryMessage, type PrimaryMessage, type WorkerMessage } from './messages.js';
+import type { WorkerMessage } from './messages.js';
+import { openPrimaryInbox } from './primary-inbox.js';
 import { keepWorkerMetrics } from './metric-ownership.js';
 import type { ServeOptions } from './serve-options.js';
 import { WorkerState } from './worker-state.js';
@@ -26,11 +28,12 @@ export async function runWorker(options: ServeOptions): Promise<void> {
   keepWorkerMetrics(registry, metrics);
   exposeWorkerMetrics([registry]);
 
-  const first = await nextConfiguration();
+  const inbox = openPrimaryInbox(send);
+  const first = await inbox.first;
   const gateway = first.configuration.gateway;
   if (options.logLevel === undefined) log.level = gateway.logLevel;
   const state = new WorkerState(log, metrics);
-  await state.apply(first.generation, first.configuration);
+  await state.apply(first.generation, first.configuration, first.registry);
 
   const tls = gateway.admission.tls.disabled ? undefined : await openTls(first.configuration, log, metrics);
   let tokens = await readBearerTokens(gateway.admission.bearerTokenFile);
@@ -57,19 +60,27 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     return closing;
   };
 
-  process.on('message', (message: unknown) => {
-    if (!isPrimaryMessage(message)) return;
+  inbox.deliverTo((message) => {
     if (message.type === 'hookgate:shutdown') void shutdown('asked by the primary');
     if (message.type === 'hookgate:configuration') {
       void (async () => {
         try {
-          await state.apply(message.generation, message.configuration);
+          await state.apply(message.generation, message.configuration, message.registry);
           tokens = await readBearerTokens(message.configuration.gateway.admission.bearerTokenFile);
-          send({ type: 'hookgate:applied', generation: message.generation });
+          sendApplied(state);
         } catch (error) {
-          send({ type: 'hookgate:apply-failed', generation: message.generation, error: (error as Error).message });
+          send({ type: 'hookgate:apply-failed', generation: message.generation, registryGeneration: message.registry.generation, error: (error as Error).message });
         }
       })();
+    }
+    if (message.type === 'hookgate:registry') {
+      state.applyRegistry(message.registry).then(
+        (rebuilt) => rebuilt && sendApplied(state),
+        (error: unknown) => {
+          const generation = state.current().generation;
+          send({ type: 'hookgate:apply-failed', generation, registryGeneration: message.registry.generation, error: (error as Error).message });
+        },
+      );
     }
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
@@ -77,22 +88,13 @@ export async function runWorker(options: ServeOptions): Promise<void> {
   process.on('disconnect', () => void shutdown('primary disconnected'));
 }
 
-function nextConfiguration(): Promise<Extract<PrimaryMessage, { type: 'hookgate:configuration' }>> {
-  return new Promise((resolve) => {
-    const onMessage = (message: unknown) => {
-      if (isPrimaryMessage(message) && message.type === 'hookgate:configuration') {
-        process.off('message', onMessage);
-        resolve(message);
-      }
-    };
-    process.on('message', onMessage);
-    // Only now is a listener in place: a configuration sent earlier would have been dropped.
-    send({ type: 'hookgate:hello' });
-  });
-}
-
 function send(message: WorkerMessage): void {
   process.send?.(message);
+}
+
+function sendApplied(state: WorkerState): void {
+  const { generation, registryGeneration } = state.current();
+  send({ type: 'hookgate:applied', generation, registryGeneration });
 }
 
 async function openTls(loaded: LoadedConfiguration, log: Logger, metrics: ReturnType<typeof createGatewayMetrics>): Promise<TlsMaterialSource> {

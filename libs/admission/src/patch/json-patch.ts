@@ -14,6 +14,7 @@ import { ok, err } from '../result.js';
 import type { JsonObject, JsonValue } from '../review/types.js';
 import { goQuote } from '../errors/go-quote.js';
 import { checkGoJsonSyntax, goJsonKind } from './go-json.js';
+import { cloneJsonValue, shallowCopyContainer } from './clone-json.js';
 
 /**
  * One operation as Go decodes it (`map[string]*json.RawMessage`): member name → the member's raw
@@ -59,18 +60,50 @@ export function decodePatch(text: string): Result<DecodedPatch, string> {
   return typeError === undefined ? ok({ operations }) : err(typeError);
 }
 
-/** Patch.Apply: applies all operations to a copy of `doc`; the first failure stops and is returned. */
+/**
+ * Patch.Apply: applies all operations to a copy of `doc`; the first failure stops and is returned.
+ * The copy is made on write: only the containers along the patched paths are copied, the rest is
+ * shared with `doc` (which is never modified). A patch whose paths name a member that ordinary
+ * objects inherit (`__proto__`, `constructor`, ...) works on a whole copy without prototypes instead,
+ * so that such a name is an ordinary member, as it is for Go.
+ */
 export function applyPatch(doc: JsonValue, patch: DecodedPatch): Result<JsonValue, string> {
   if (doc === null || typeof doc !== 'object') {
     const kind = doc === null ? 'null' : typeof doc === 'boolean' ? 'bool' : typeof doc;
     return err(`json: cannot unmarshal ${kind} into Go value of type jsonpatch.partialDoc`);
   }
-  const state: PatchState = { root: cloneWithoutPrototypes(doc) };
+  const copyOnWrite = !namesInheritedMember(patch);
+  const state: PatchState = copyOnWrite ? { root: doc, owned: new Set() } : { root: cloneWithoutPrototypes(doc), owned: undefined };
   for (const op of patch.operations) {
     const failure = applyOperation(state, op);
     if (failure !== undefined) return err(failure);
   }
-  return ok(cloneJson(state.root));
+  return ok(copyOnWrite ? state.root : cloneJson(state.root));
+}
+
+/** Does any path or from of the patch have a token that an ordinary object inherits? */
+function namesInheritedMember(patch: DecodedPatch): boolean {
+  for (const op of patch.operations) {
+    if (op === null) continue;
+    if (pointerNamesInherited(op.get('path')) || pointerNamesInherited(op.get('from'))) return true;
+  }
+  return false;
+}
+
+function pointerNamesInherited(raw: string | null | undefined): boolean {
+  if (raw === undefined || raw === null) return false;
+  let pointer: unknown;
+  try {
+    pointer = JSON.parse(raw);
+  } catch {
+    return true; // not ours to judge here: the careful path reports it
+  }
+  if (typeof pointer !== 'string') return false;
+  for (const token of pointer.split('/')) {
+    const key = token.includes('~') ? jsonPatch.unescapePathComponent(token) : token;
+    if (key in Object.prototype || key === 'prototype') return true;
+  }
+  return false;
 }
 
 /** The operations as plain objects (for traces and tests); values parsed from their raw text. */
@@ -81,9 +114,14 @@ export function toPatchOperations(patch: DecodedPatch): Array<Record<string, unk
 
 type Container = JsonObject | JsonValue[];
 
-/** The working copy: its objects have no prototype (see cloneWithoutPrototypes). */
+/**
+ * The working copy. With `owned`, copy on write: the containers this patch copied (free to modify
+ * in place); any other container is shared with the input and is copied before it is modified.
+ * Without it, a whole copy whose objects have no prototype (see cloneWithoutPrototypes).
+ */
 interface PatchState {
   root: Container;
+  readonly owned: Set<Container> | undefined;
 }
 
 /** Where a path's last token lives: its container, the container's canonical pointer, the decoded token. */
@@ -123,7 +161,7 @@ function applyAdd(state: PatchState, op: DecodedOperation): string | undefined {
   if (parent === undefined) return `add operation does not apply: doc is missing path: "${path.value}": ${ERR_MISSING}`;
   const at = insertionPointer(parent);
   if (!at.ok) return `error in add for path: '${path.value}': ${at.error}`;
-  return failureOf(patchWith(state, { op: 'add', path: at.value, value: readValue(op) }));
+  return failureOf(patchWith(state, { op: 'add', path: at.value, value: readValue(state, op) }));
 }
 
 function applyRemove(state: PatchState, op: DecodedOperation): string | undefined {
@@ -139,7 +177,7 @@ function applyRemove(state: PatchState, op: DecodedOperation): string | undefine
 function applyReplace(state: PatchState, op: DecodedOperation): string | undefined {
   const path = readPointer(op, 'path');
   if (!path.ok) return `replace operation failed to decode path: ${path.error}`;
-  const value = readValue(op);
+  const value = readValue(state, op);
   if (path.value === '') {
     // Go wraps a nil error here, hence the literal %!w(<nil>).
     if (value === null || typeof value !== 'object') return 'replace operation value must be object or array: %!w(<nil>)';
@@ -218,7 +256,8 @@ function applyCopy(state: PatchState, op: DecodedOperation): string | undefined 
   if (target === undefined) return `copy operation does not apply: doc is missing destination path: ${path.value}: ${ERR_MISSING}`;
   const to = insertionPointer(target);
   if (!to.ok) return `error while adding value during copy: ${to.error}`;
-  return failureOf(patchWith(state, { op: 'add', path: to.value, value: cloneWithoutPrototypes(member.value.node ?? null) }));
+  const copied = state.owned === undefined ? cloneWithoutPrototypes(member.value.node ?? null) : cloneJsonValue(member.value.node ?? null);
+  return failureOf(patchWith(state, { op: 'add', path: to.value, value: copied }));
 }
 
 // --- the library call ---
@@ -229,6 +268,7 @@ function applyCopy(state: PatchState, op: DecodedOperation): string | undefined 
  * is an ordinary member there, as it is for Go.
  */
 function patchWith(state: PatchState, operation: Operation): Result<JsonValue | undefined, string> {
+  if (state.owned !== undefined) ownPath(state, state.owned, operation.path);
   try {
     const result = jsonPatch.applyOperation(state.root, operation, true, true, false);
     state.root = result.newDocument;
@@ -261,6 +301,35 @@ function failureOf(result: Result<unknown, string>): string | undefined {
   return result.ok ? undefined : result.error;
 }
 
+/**
+ * Copy on write: makes every container from the root down to the parent of the pointer's last token
+ * one of this patch's own copies, linked in place of the shared original. The pointer is canonical
+ * (absolute indices); where it leads nowhere, the library call refuses it next.
+ */
+function ownPath(state: PatchState, owned: Set<Container>, pointer: string): void {
+  if (pointer === '') return;
+  if (!owned.has(state.root)) {
+    state.root = shallowCopyContainer(state.root);
+    owned.add(state.root);
+  }
+  const tokens = pointer.split('/');
+  let container: Container = state.root;
+  // tokens[0] is the empty text before the first '/'; the last token names the member operated on.
+  for (let i = 1; i < tokens.length - 1; i++) {
+    const token = tokens[i] as string;
+    const key = token.includes('~') ? jsonPatch.unescapePathComponent(token) : token;
+    const child = (container as JsonObject)[key];
+    if (child === null || typeof child !== 'object') return;
+    let mine: Container = child;
+    if (!owned.has(mine)) {
+      mine = shallowCopyContainer(child);
+      owned.add(mine);
+      (container as JsonObject)[key] = mine;
+    }
+    container = mine;
+  }
+}
+
 // --- operation fields (Operation.Kind / Path / From / value) ---
 
 function readKind(op: DecodedOperation): string {
@@ -287,9 +356,11 @@ function readRawValue(op: DecodedOperation): string | null | undefined {
 }
 
 /** A fresh value to insert (absent and null both insert null, as Go's nil node marshals to null). */
-function readValue(op: DecodedOperation): JsonValue {
+function readValue(state: PatchState, op: DecodedOperation): JsonValue {
   const raw = readRawValue(op);
-  return raw === undefined || raw === null ? null : (JSON.parse(raw, withoutPrototype) as JsonValue);
+  if (raw === undefined || raw === null) return null;
+  // Copy on write keeps ordinary objects (JSON.parse makes `__proto__` an own member, never a prototype).
+  return (state.owned === undefined ? JSON.parse(raw, withoutPrototype) : JSON.parse(raw)) as JsonValue;
 }
 
 function parseRaw(raw: string): JsonValue {

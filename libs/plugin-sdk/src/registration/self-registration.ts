@@ -1,8 +1,7 @@
 /**
- * servePlugin's `register` option on top of registerWithGateway. Same surface as the first
- * `Registration` of ../registration.ts (start/stop/deregister/state), so serve.ts switches by
- * changing its import; adds backoff, immediate re-registration after a gateway restart, and
- * telling a refusal (fix the plugin) from an unreachable gateway (wait).
+ * servePlugin's `register` option on top of registerWithGateway: start/stop/deregister and a
+ * state to show, with backoff, immediate re-registration after a gateway restart, and telling a
+ * refusal (fix the plugin) from an unreachable gateway (wait).
  */
 import * as grpc from '@grpc/grpc-js';
 import type { PluginLogger } from '../logger.js';

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { freePort } from '@hookgate/devtools';
 import type { RunningPlugin } from '../processes/start-hooks.js';
 import type { ChildSet, TrackedChild } from '../processes/child-set.js';
-import { REPO_ROOT } from '../processes/node-scripts.js';
+import { isReadyLine } from '../processes/exit-with-parent.js';
+import { REPO_ROOT, benchScript, nodeArgs } from '../processes/node-scripts.js';
 import { childPids } from '../load/proc-cpu.js';
 import { writeGatewayConfig, type GatewayHookSet } from './gateway-config.js';
 
@@ -39,21 +40,28 @@ export async function startGateway(children: ChildSet, options: GatewayStartOpti
   const execArgv = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir];
   const args = ['serve', '--config', configDir, '--insecure-http', '--host', '127.0.0.1', '--port', String(port), '--metrics-port', String(metricsPort), '--workers', String(options.workers), '--log-level', 'warn'];
   // The CLI registers tsx itself; --cpu-prof is inherited by the cluster workers through execArgv.
-  const child = children.start('gateway', process.execPath, [...execArgv, HOOKGATE_BIN, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  await waitReady(child, `http://127.0.0.1:${metricsPort}/readyz`, options.workers);
-  const workerPids = childPids(child.pid);
+  // The supervisor stops the gateway if this process dies without cleaning up.
+  const supervisor = children.start('gateway', process.execPath, nodeArgs(benchScript('processes/gateway-supervisor.ts'), [...execArgv, '--', HOOKGATE_BIN, ...args]), { cwd: REPO_ROOT });
+  const started = await supervisor.readyLine(isReadyLine, READY_TIMEOUT_MS);
+  const primaryPid = started.pid ?? 0;
+  children.adoptGrandchildren([primaryPid]);
+  await waitReady(supervisor, primaryPid, `http://127.0.0.1:${metricsPort}/readyz`, options.workers);
+  const workerPids = childPids(primaryPid);
   children.adoptGrandchildren(workerPids);
   return {
     origin: `http://127.0.0.1:${port}`,
-    primaryPid: child.pid,
+    primaryPid,
     workerPids,
     configDir,
-    stop: () => children.stop(child, 40_000),
+    stop: async () => {
+      await children.stop(supervisor, 45_000);
+      children.killStragglers([primaryPid, ...workerPids]);
+    },
   };
 }
 
 /** Ready: /readyz answers 200 and every worker has been forked (the warm-up covers their last steps). */
-async function waitReady(child: TrackedChild, readyz: string, workers: number): Promise<void> {
+async function waitReady(child: TrackedChild, primaryPid: number, readyz: string, workers: number): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.child.exitCode !== null || child.child.signalCode !== null) throw new Error(`the gateway exited (${child.child.exitCode ?? child.child.signalCode}) before it was ready:\n${child.output()}`);
@@ -61,7 +69,7 @@ async function waitReady(child: TrackedChild, readyz: string, workers: number): 
       (res) => res.status === 200,
       () => false,
     );
-    if (ready && childPids(child.pid).length >= workers) return;
+    if (ready && childPids(primaryPid).length >= workers) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the gateway was not ready (${readyz}) within ${READY_TIMEOUT_MS} ms:\n${child.output()}`);

@@ -49,6 +49,14 @@ export class ChildSet {
     for (const pid of pids) this.#grandchildren.add(pid);
   }
 
+  /** SIGKILL for adopted processes still running after their parent stopped. */
+  killStragglers(pids: readonly number[]): void {
+    for (const pid of pids) {
+      if (isAlive(pid)) signal(pid, 'SIGKILL');
+      this.#grandchildren.delete(pid);
+    }
+  }
+
   async stop(tracked: TrackedChild, graceMs = 10_000): Promise<void> {
     await stopProcess(tracked.child, tracked.pid, graceMs);
     this.#children.delete(tracked.pid);

@@ -25,6 +25,7 @@ export function announceReady(details: Record<string, unknown> = {}): void {
 export interface ReadyLine {
   readonly ready: true;
   readonly port?: number;
+  readonly pid?: number;
 }
 
 export function isReadyLine(line: unknown): line is ReadyLine {

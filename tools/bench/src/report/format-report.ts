@@ -4,7 +4,7 @@ import { formatProfileSummary } from '../profile/summarize-profile.js';
 import type { BenchReport, ScenarioResult } from '../run-bench.js';
 import { checkTargets, fmtInt } from './targets.js';
 
-const COLUMNS = ['path', 'max reviews/s', 'conc', 'p50 c=1', 'p99 c=1', 'p50 ½', 'p99 ½', 'CPU µs/review gw|hooks|driver'] as const;
+const COLUMNS = ['path', 'max reviews/s', 'conc', 'p50 c=1', 'p99 c=1', 'p50 ½', 'p99 ½', 'CPU µs/review gw|hooks|driver', 'CPU-bound/s'] as const;
 
 export function formatReport(report: BenchReport): string {
   const { machine, options } = report;
@@ -17,6 +17,7 @@ export function formatReport(report: BenchReport): string {
     `gateway: hookgate serve, ${options.workers} workers, plain http; plugins: SDK, one process per hook, unix sockets. Baseline: node:http webhooks, one process per hook.`,
     `load: a separate process (undici pools, keep-alive); max = best closed loop of concurrency ${options.concurrency.join('/')}; ½ = open loop at half that rate.`,
     `figures: medians of ${options.repeats} repeats of ${options.durationMs} ms per measurement; latency in ms per review.`,
+    `CPU-bound/s: ${machine.cpus} cores ÷ (gateway + hooks CPU per review), the load generator left out: what the cores could sustain without other tenants.`,
     '',
   ];
   const rows: string[][] = [];
@@ -38,7 +39,7 @@ export function formatReport(report: BenchReport): string {
 
 function pathRow(p: PathSummary): string[] {
   const cpu = ['gateway', 'hooks', 'driver'].map((g) => (p.cpuMicrosPerReview[g] === undefined ? '–' : fmtInt(p.cpuMicrosPerReview[g]!))).join(' | ');
-  return [`  ${p.label}`, fmtInt(p.maxPerSecond), String(p.concurrency), ms(p.unloadedP50Ms), ms(p.unloadedP99Ms), ms(p.halfLoadP50Ms), ms(p.halfLoadP99Ms), cpu];
+  return [`  ${p.label}`, fmtInt(p.maxPerSecond), String(p.concurrency), ms(p.unloadedP50Ms), ms(p.unloadedP99Ms), ms(p.halfLoadP50Ms), ms(p.halfLoadP99Ms), cpu, fmtInt(p.cpuBoundPerSecond)];
 }
 
 /** Main scenarios: gateway ÷ baseline. Scale: large ÷ small. Throughput higher is better, latency lower. */
@@ -48,7 +49,17 @@ function ratioRow(scenario: ScenarioResult): string[] | undefined {
   const r = (x: number, y: number) => (Number.isFinite(x / y) ? `${(x / y).toFixed(2)}×` : '–');
   const label = scenario.id === 'scale' ? `  ratio ${a.id.replace('hooks-', '')} ÷ ${b.id.replace('hooks-', '')} hooks` : '  ratio gateway ÷ baseline';
   const cpuTotal = (p: PathSummary) => Object.values(p.cpuMicrosPerReview).reduce((s, v) => s + v, 0);
-  return [label, r(a.maxPerSecond, b.maxPerSecond), '', r(a.unloadedP50Ms, b.unloadedP50Ms), r(a.unloadedP99Ms, b.unloadedP99Ms), r(a.halfLoadP50Ms, b.halfLoadP50Ms), r(a.halfLoadP99Ms, b.halfLoadP99Ms), `total ${r(cpuTotal(a), cpuTotal(b))}`];
+  return [
+    label,
+    r(a.maxPerSecond, b.maxPerSecond),
+    '',
+    r(a.unloadedP50Ms, b.unloadedP50Ms),
+    r(a.unloadedP99Ms, b.unloadedP99Ms),
+    r(a.halfLoadP50Ms, b.halfLoadP50Ms),
+    r(a.halfLoadP99Ms, b.halfLoadP99Ms),
+    `total ${r(cpuTotal(a), cpuTotal(b))}`,
+    r(a.cpuBoundPerSecond, b.cpuBoundPerSecond),
+  ];
 }
 
 function pct(share: number): string {

@@ -1,6 +1,8 @@
 /**
- * Self-registration against a Registry server. The gateway's Registry lives in apps/gateway; this
- * in-test server only records what it receives, so the SDK side is checked on its own.
+ * servePlugin's `register` option (SelfRegistration) against a Registry server. The gateway's
+ * Registry lives in apps/gateway; this in-test server only records what it receives, so the SDK
+ * side is checked on its own (registration/register-with-gateway.test.ts covers the client's
+ * backoff and refusals, test/e2e the real gateway).
  */
 import * as grpc from '@grpc/grpc-js';
 import path from 'node:path';
@@ -30,7 +32,7 @@ async function startRegistry(socket: string, calls: { register: RegisterRequest_
   return server;
 }
 
-describe('registration with the gateway', () => {
+describe('servePlugin registers with the gateway', () => {
   const toStop: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const stop of toStop.splice(0).reverse()) await stop();
@@ -68,7 +70,7 @@ describe('registration with the gateway', () => {
     const server = await servePlugin(plugin, {
       listen: '127.0.0.1:0',
       logger: false,
-      register: { registry: `unix://${socket}`, configurations: [configuration] },
+      register: { registry: `unix://${socket}`, configurations: [configuration], retry: { initialMs: 20, maxMs: 200 } },
     });
     toStop.push(() => server.shutdown(100));
     expect(server.registration?.state.registered).toBe(false);
@@ -79,5 +81,25 @@ describe('registration with the gateway', () => {
     toStop.push(() => registry.forceShutdown());
     await eventually(() => server.registration?.state.registered === true, 'the registration to succeed');
     expect(calls.register[0]?.target).toBe(server.target);
+  });
+
+  const shutdowns = [
+    { name: 'shutdown keeps the registration by default', deregisterOnShutdown: false, deregisters: [] },
+    { name: 'shutdown deregisters with deregisterOnShutdown', deregisterOnShutdown: true, deregisters: ['labels'] },
+  ];
+  it.each(shutdowns)('$name', async ({ deregisterOnShutdown, deregisters }) => {
+    const tmp = await tempDir();
+    toStop.push(tmp.cleanup);
+    const calls = { register: [] as RegisterRequest__Output[], deregister: [] as string[] };
+    const registry = await startRegistry(path.join(tmp.dir, 'registry.sock'), calls);
+    toStop.push(() => registry.forceShutdown());
+    const server = await servePlugin(plugin, {
+      listen: `unix://${path.join(tmp.dir, 'labels.sock')}`,
+      logger: false,
+      register: { registry: path.join(tmp.dir, 'registry.sock'), configurations: [configuration], deregisterOnShutdown },
+    });
+    expect(server.registration?.state.registered).toBe(true);
+    await server.shutdown(100);
+    expect(calls.deregister).toEqual(deregisters);
   });
 });

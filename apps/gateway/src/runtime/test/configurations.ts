@@ -1,0 +1,45 @@
+/** Real configurations for the runtime's tests: YAML written to a temp dir and loaded by @hookgate/config. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfiguration, type LoadedConfiguration } from '@hookgate/config';
+import { stringify } from 'yaml';
+
+export interface TempDir {
+  readonly dir: string;
+  cleanup(): Promise<void>;
+}
+
+export async function tempDir(): Promise<TempDir> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-runtime-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A GatewayConfiguration (with `gateway` merged over a minimal one) plus webhook configuration documents, loaded for real. */
+export async function loadTestConfiguration(dir: string, gateway: Record<string, unknown>, documents: readonly object[] = []): Promise<LoadedConfiguration> {
+  const file = path.join(dir, `hookgate-${Math.random().toString(36).slice(2)}.yaml`);
+  const head = { apiVersion: 'hookgate.dev/v1alpha1', kind: 'GatewayConfiguration', stateDir: path.join(dir, 'state'), workers: 1, ...gateway };
+  await writeFile(file, [head, ...documents].map((d) => stringify(d)).join('---\n'));
+  const loaded = await loadConfiguration(file, { checkFiles: false });
+  if (!loaded.ok) throw new Error(`test configuration is invalid: ${JSON.stringify(loaded.error)}`);
+  return loaded.value;
+}
+
+/** A validating configuration with one webhook on pod CREATE, served by a plugin (by name) or at a URL. */
+export function validatingConfiguration(name: string, webhook: string, served: string | { readonly url: string }, failurePolicy: 'Fail' | 'Ignore' = 'Fail'): object {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      {
+        name: webhook,
+        clientConfig: typeof served === 'string' ? { plugin: served } : { url: served.url },
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        failurePolicy,
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  };
+}
