@@ -32,7 +32,6 @@ export { startRegistry, type RunningRegistry, type StartRegistryOptions } from '
 export { loadRegistrations, RegistrationFileWriter } from './registration-file.js';
 export { reconcilePluginClients, type Closable, type ReconciledClients } from './plugin-clients.js';
 export { parseRegistration, type ParsedRegistration, type ParseOptions } from './parse-registration.js';
-export { pluginTargetProblem } from './plugin-target.js';
 export type { SocketMode } from './registry-socket.js';
 export type { RefusalListener } from './registry-service.js';
 export type { RegistryLogger } from './logger.js';

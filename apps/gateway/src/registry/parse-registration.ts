@@ -6,7 +6,7 @@
 import { formatFieldError, isDns1123Subdomain, parseWebhookConfiguration } from '@hookgate/admission';
 import type { DefaultedConfiguration } from '@hookgate/admission';
 import { LineCounter, parseAllDocuments } from 'yaml';
-import { pluginTargetProblem } from './plugin-target.js';
+import { targetProblem as pluginTargetProblem } from '@hookgate/config';
 import type { RegisterInput } from './types.js';
 
 export interface ParsedRegistration {
