@@ -24,24 +24,12 @@ export function admit(plugin: Plugin, message: AdmitRequest__Output, done: Admit
     spec = findHook(plugin, message);
     request = decodeAdmissionRequest(message);
     received = asObject(request.object);
-    // A mutating handler gets its own copy: the patch is computed against the untouched original.
-    const handlerObject = spec.phase === 'mutating' && received !== undefined ? structuredClone(received) : received;
-    ctx = new HookContext(message.hook, spec.phase, message.round === 1 ? 1 : 0, request, handlerObject);
+    // A mutating handler gets its own copy (made on first read): the patch is computed against the untouched original.
+    ctx = new HookContext(message.hook, spec.phase, message.round === 1 ? 1 : 0, request, received, spec.phase === 'mutating');
   } catch (error) {
     done(error instanceof HookCallError ? error : new HookCallError(status.INTERNAL, String(error)), null, request);
     return;
   }
-
-  const finish = (result: unknown): void => {
-    let response: AdmitResponse;
-    try {
-      response = spec.phase === 'mutating' ? answerMutation(ctx, received, result) : answerValidation(ctx, result);
-    } catch (error) {
-      done(error instanceof HookCallError ? error : handlerFailed(message.hook, error), null, request);
-      return;
-    }
-    done(null, response, request);
-  };
 
   let result: unknown;
   try {
@@ -51,10 +39,33 @@ export function admit(plugin: Plugin, message: AdmitRequest__Output, done: Admit
     return;
   }
   if (isThenable(result)) {
-    result.then(finish, (error: unknown) => done(handlerFailed(message.hook, error), null, request));
+    // Closures only for asynchronous handlers: a synchronous one is answered without any.
+    result.then(
+      (value) => finish(spec, ctx, received, value, message, request, done),
+      (error: unknown) => done(handlerFailed(message.hook, error), null, request),
+    );
   } else {
-    finish(result);
+    finish(spec, ctx, received, result, message, request, done);
   }
+}
+
+function finish(
+  spec: HookSpec,
+  ctx: HookContext,
+  received: KubeObject | undefined,
+  result: unknown,
+  message: AdmitRequest__Output,
+  request: AdmissionRequest,
+  done: AdmitDone,
+): void {
+  let response: AdmitResponse;
+  try {
+    response = spec.phase === 'mutating' ? answerMutation(ctx, received, result) : answerValidation(ctx, result);
+  } catch (error) {
+    done(error instanceof HookCallError ? error : handlerFailed(message.hook, error), null, request);
+    return;
+  }
+  done(null, response, request);
 }
 
 function findHook(plugin: Plugin, message: AdmitRequest__Output): HookSpec {

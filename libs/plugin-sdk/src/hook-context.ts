@@ -2,6 +2,7 @@
  * The HookRequest a handler receives. A class, so that per-call state is one object whose
  * extra arrays (side effects, warnings, annotations) are only allocated when used.
  */
+import { cloneJsonValue } from '@hookgate/admission';
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource, JsonValue, Operation, UserInfo } from '@hookgate/admission';
 import type { ProtoSideEffect } from '@hookgate/proto';
 import type { HookRequest, KubeObject, SideEffectPayload } from './types.js';
@@ -18,20 +19,24 @@ export class HookContext implements HookRequest<KubeObject> {
   readonly namespace: string;
   readonly userInfo: UserInfo;
   readonly dryRun: boolean;
-  readonly object: KubeObject | undefined;
   readonly oldObject: KubeObject | undefined;
   readonly options: JsonValue | undefined;
   sideEffects: ProtoSideEffect[] | undefined;
   warnings: string[] | undefined;
   annotations: Record<string, string> | undefined;
+  #object: KubeObject | undefined;
+  /** Set while the handler's own copy is still to be made (on its first read of `object`). */
+  #copyOnRead: boolean;
 
   constructor(
     readonly hook: string,
     readonly phase: 'mutating' | 'validating',
     readonly round: 0 | 1,
     readonly request: AdmissionRequest,
-    /** The handler's own copy in a mutating hook; the request's object otherwise. */
+    /** The request's object. */
     object: KubeObject | undefined,
+    /** A mutating hook gets its own copy, made when first read (a handler that never reads it costs no copy). */
+    ownCopy: boolean,
   ) {
     this.uid = request.uid;
     this.operation = request.operation;
@@ -42,9 +47,19 @@ export class HookContext implements HookRequest<KubeObject> {
     this.namespace = request.namespace ?? '';
     this.userInfo = request.userInfo ?? NO_USER;
     this.dryRun = request.dryRun === true;
-    this.object = object;
+    this.#object = object;
+    this.#copyOnRead = ownCopy && object !== undefined;
     this.oldObject = asObject(request.oldObject);
     this.options = request.options ?? undefined;
+  }
+
+  /** The handler's own copy in a mutating hook (the patch is computed against the untouched original); the request's object otherwise. */
+  get object(): KubeObject | undefined {
+    if (this.#copyOnRead) {
+      this.#copyOnRead = false;
+      this.#object = cloneJsonValue(this.#object as JsonValue) as KubeObject;
+    }
+    return this.#object;
   }
 
   reportSideEffect(kind: string, key: string, payload?: SideEffectPayload): void {

@@ -44,6 +44,8 @@ function describeEvent(event: TraceEvent): Record<string, unknown> {
 }
 
 function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
+  // Most events are fine calls: nothing to log, nothing to allocate.
+  if (event.type === 'skip' || (event.type === 'call' && (event.outcome === 'allowed' || event.outcome === 'denied'))) return;
   const where = { uid: summary.uid, phase: summary.phase, operation: summary.operation, resource: summary.resource, namespace: summary.namespace, name: summary.name };
   if (event.type === 'reject') {
     log.warn({ hook: event.hook, ...where, reason: event.reason, code: event.code }, 'request rejected before the hook was called');

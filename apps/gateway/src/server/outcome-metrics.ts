@@ -10,9 +10,61 @@ import type { RequestSummary } from './request-summary.js';
 export type RequestOutcomeLabel = 'allowed' | 'denied' | 'error';
 
 export function recordRequest(metrics: GatewayMetrics, summary: Pick<RequestSummary, 'phase' | 'operation'>, outcome: RequestOutcomeLabel, seconds: number): void {
-  const labels = { phase: summary.phase, operation: summary.operation, outcome };
-  metrics.requests.inc(labels);
-  metrics.requestDuration.observe(labels, seconds);
+  const series = requestSeries(metrics, summary.phase, summary.operation, outcome);
+  series.count.inc();
+  series.duration.observe(seconds);
+}
+
+/**
+ * prom-client children, one per label set, made once: `labels()` checks and copies the labels,
+ * which every request would otherwise pay again. Bounded like the metrics themselves (hook names,
+ * phases, operations, codes); per metrics object, so a new registry starts afresh.
+ */
+interface RequestSeries {
+  readonly count: { inc(value?: number): void };
+  readonly duration: { observe(value: number): void };
+}
+
+interface CallSeries {
+  readonly duration: { observe(value: number): void };
+  readonly count: { inc(value?: number): void };
+}
+
+const requestSeriesCache = new WeakMap<GatewayMetrics, Map<string, RequestSeries>>();
+const callSeriesCache = new WeakMap<GatewayMetrics, Map<string, CallSeries>>();
+
+function cacheOf<T>(caches: WeakMap<GatewayMetrics, Map<string, T>>, metrics: GatewayMetrics): Map<string, T> {
+  let cache = caches.get(metrics);
+  if (cache === undefined) caches.set(metrics, (cache = new Map()));
+  return cache;
+}
+
+function requestSeries(metrics: GatewayMetrics, phase: string, operation: string, outcome: RequestOutcomeLabel): RequestSeries {
+  const cache = cacheOf(requestSeriesCache, metrics);
+  const key = `${phase}\u0000${operation}\u0000${outcome}`;
+  let series = cache.get(key);
+  if (series === undefined) {
+    const labels = { phase, operation, outcome };
+    series = { count: metrics.requests.labels(labels), duration: metrics.requestDuration.labels(labels) };
+    cache.set(key, series);
+  }
+  return series;
+}
+
+function callSeries(metrics: GatewayMetrics, name: string, phase: string, operation: string, code: string, rejected: boolean): CallSeries {
+  const cache = cacheOf(callSeriesCache, metrics);
+  const key = `${name}\u0000${phase}\u0000${operation}\u0000${code}\u0000${rejected ? 1 : 0}`;
+  let series = cache.get(key);
+  if (series === undefined) {
+    // Label order as elsewhere: the exposition lists labels in the order of the first label object.
+    const flag = String(rejected);
+    series = {
+      duration: metrics.hookDuration.labels({ name, phase, operation, rejected: flag }),
+      count: metrics.hookRequests.labels({ name, phase, operation, code, rejected: flag }),
+    };
+    cache.set(key, series);
+  }
+  return series;
 }
 
 export function recordOutcome(metrics: GatewayMetrics, summary: RequestSummary, outcome: ChainOutcome, seconds: number): void {
@@ -21,6 +73,14 @@ export function recordOutcome(metrics: GatewayMetrics, summary: RequestSummary, 
 }
 
 function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: TraceEvent): void {
+  if (event.type === 'call' && event.outcome === 'allowed') {
+    // The common case: two cached series, no label objects.
+    const series = callSeries(metrics, event.hook, summary.phase, summary.operation, clampCode(event.code), false);
+    series.duration.observe(event.durationMs / 1000);
+    series.count.inc();
+    if (event.failure?.kind === 'timeout') metrics.hookTimeouts.inc({ name: event.hook, phase: summary.phase });
+    return;
+  }
   const base = { name: event.hook, phase: summary.phase, operation: summary.operation };
   if (event.type === 'skip') {
     if (event.reason.startsWith('matchCondition:')) metrics.matchConditionExclusions.inc(base);

@@ -46,6 +46,7 @@ export {
   diffPatch,
   isJsonEqual,
   toPatchOperations,
+  cloneJsonValue,
   type DecodedPatch,
   type DecodedOperation,
 } from '../patch/index.js';

@@ -101,7 +101,8 @@ class MutatingRun {
       const durationMs = Math.max(0, this.env.now() - started);
 
       if (attempt.kind === 'ok') {
-        this.recorder.event({ ...trace, outcome: 'allowed', durationMs, code: 200 });
+        // The common case, as a literal (no spread).
+        this.recorder.event({ type: 'call', hook: hook.name, round, mutated: attempt.changed, outcome: 'allowed', durationMs, code: 200 });
         continue;
       }
       if (attempt.kind === 'status') {
@@ -126,8 +127,10 @@ class MutatingRun {
     return undefined;
   }
 
+  /** The diff made when the object last changed is already original → final: no second diff. */
   finalPatch(): readonly PatchOperation[] | undefined {
-    return isJsonEqual(this.original, this.current) ? undefined : diffPatch(this.original, this.current);
+    if (this.current === this.original || this.patchFromOriginal.length === 0) return undefined;
+    return this.patchFromOriginal;
   }
 
   private currentRequest(): AdmissionRequest {

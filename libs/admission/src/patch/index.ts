@@ -2,4 +2,5 @@
 export { decodePatch, applyPatch, toPatchOperations, isJsonEqual } from './json-patch.js';
 export type { DecodedPatch, DecodedOperation } from './json-patch.js';
 export { diffPatch } from './diff.js';
+export { cloneJsonValue } from './clone-json.js';
 export { checkGoJsonSyntax, compactGoJson, encodeGoString } from './go-json.js';

@@ -154,6 +154,32 @@ describe('applyPatch: evanphx/json-patch v4 semantics', () => {
     expect(Object.getPrototypeOf(annotations)).toBe(Object.prototype);
   });
 
+  it('copies on write: the patched path is new, untouched members are shared with the input', () => {
+    type Pod = { metadata: { labels: object; name: string }; spec: { containers: object[] } };
+    const input = pod();
+    const doc = input as unknown as Pod;
+    const result = apply(input, '[{"op":"add","path":"/metadata/labels/team","value":"core"}]');
+    if (!result.ok) throw new Error(result.error);
+    const out = result.value as unknown as Pod;
+    expect(out).not.toBe(doc);
+    expect(out.metadata).not.toBe(doc.metadata);
+    expect(out.metadata.labels).toEqual({ app: 'web', tier: 'front', team: 'core' });
+    expect(doc.metadata.labels).toEqual({ app: 'web', tier: 'front' });
+    expect(out.spec).toBe(doc.spec);
+  });
+
+  it.each([
+    { name: 'a later operation inside a value an earlier one added', patch: '[{"op":"add","path":"/x","value":{"a":1}},{"op":"add","path":"/x/b","value":2}]', want: { a: 1, b: 2 } },
+    { name: 'a copied value changed after the copy', patch: '[{"op":"copy","from":"/metadata/labels","path":"/x"},{"op":"add","path":"/x/c","value":"3"}]', want: { app: 'web', tier: 'front', c: '3' } },
+  ])('copies on write with $name, leaving the input alone', ({ patch, want }) => {
+    const doc = pod();
+    const before = JSON.stringify(doc);
+    const result = apply(doc, patch);
+    if (!result.ok) throw new Error(result.error);
+    expect((result.value as { x: unknown }).x).toEqual(want);
+    expect(JSON.stringify(doc)).toBe(before);
+  });
+
   it('never modifies the document it is given', () => {
     const doc = pod();
     const before = JSON.stringify(doc);

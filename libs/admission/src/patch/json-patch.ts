@@ -27,6 +27,8 @@ export interface DecodedPatch {
 }
 
 const ERR_MISSING = 'missing value';
+/** Go's maximum nesting depth (go-json.ts): a shorter text cannot nest deeper. */
+const MAX_CHEAP_CHECK_LENGTH = 10_000;
 const ERR_TEST_FAILED = 'test failed';
 const ERR_INVALID_INDEX = 'invalid index referenced';
 
@@ -36,8 +38,10 @@ const ERR_INVALID_INDEX = 'invalid index referenced';
  * `json: cannot unmarshal object into Go value of type jsonpatch.Patch`). `null` is an empty patch.
  */
 export function decodePatch(text: string): Result<DecodedPatch, string> {
-  const syntaxError = checkGoJsonSyntax(text);
-  if (syntaxError !== undefined) return err(syntaxError);
+  if (!isShallowValidJson(text)) {
+    const syntaxError = checkGoJsonSyntax(text);
+    if (syntaxError !== undefined) return err(syntaxError);
+  }
   const top = goJsonKind(text);
   if (top === 'null') return ok({ operations: [] });
   if (top !== 'array') return err(`json: cannot unmarshal ${top} into Go value of type jsonpatch.Patch`);
@@ -58,6 +62,21 @@ export function decodePatch(text: string): Result<DecodedPatch, string> {
     }
   }
   return typeError === undefined ? ok({ operations }) : err(typeError);
+}
+
+/**
+ * The common case cheaply: JSON.parse accepts exactly the JSON text Go's scanner accepts (RFC 8259),
+ * except nesting deeper than Go's limit, which a text shorter than that limit cannot reach. Anything
+ * else goes through checkGoJsonSyntax, for Go's verdict and wording.
+ */
+function isShallowValidJson(text: string): boolean {
+  if (text.length > MAX_CHEAP_CHECK_LENGTH) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -90,18 +109,21 @@ function namesInheritedMember(patch: DecodedPatch): boolean {
   return false;
 }
 
+/** Member names an ordinary object inherits (`__proto__`, `constructor`, `toString`, ...), and `prototype`. */
+const INHERITED_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
 function pointerNamesInherited(raw: string | null | undefined): boolean {
   if (raw === undefined || raw === null) return false;
   let pointer: unknown;
   try {
-    pointer = JSON.parse(raw);
+    pointer = parseRawString(raw);
   } catch {
     return true; // not ours to judge here: the careful path reports it
   }
   if (typeof pointer !== 'string') return false;
   for (const token of pointer.split('/')) {
     const key = token.includes('~') ? jsonPatch.unescapePathComponent(token) : token;
-    if (key in Object.prototype || key === 'prototype') return true;
+    if (INHERITED_NAMES.has(key)) return true;
   }
   return false;
 }
@@ -335,7 +357,7 @@ function ownPath(state: PatchState, owned: Set<Container>, pointer: string): voi
 function readKind(op: DecodedOperation): string {
   const raw = op?.get('op');
   if (raw === undefined || raw === null) return 'unknown';
-  const value = parseRaw(raw);
+  const value = parseRawString(raw);
   return typeof value === 'string' ? value : 'unknown';
 }
 
@@ -344,7 +366,7 @@ function readPointer(op: DecodedOperation, field: 'path' | 'from'): Result<strin
   if (raw === undefined || raw === null) {
     return err(field === 'path' ? `operation missing path field: ${ERR_MISSING}` : `operation, missing from field: ${ERR_MISSING}`);
   }
-  const value = parseRaw(raw);
+  const value = parseRawString(raw);
   if (typeof value !== 'string') return err(`json: cannot unmarshal ${goJsonKind(raw)} into Go value of type string`);
   return ok(value);
 }
@@ -364,6 +386,13 @@ function readValue(state: PatchState, op: DecodedOperation): JsonValue {
 }
 
 function parseRaw(raw: string): JsonValue {
+  return JSON.parse(raw) as JsonValue;
+}
+
+/** A member's raw text as a value; a string without escapes (paths, op names) without JSON.parse. */
+function parseRawString(raw: string): JsonValue {
+  const last = raw.length - 1;
+  if (last > 0 && raw.charCodeAt(0) === 0x22 && raw.charCodeAt(last) === 0x22 && !raw.includes('\\')) return raw.slice(1, last);
   return JSON.parse(raw) as JsonValue;
 }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { AdmissionRequest } from '@hookgate/admission';
+import { HookContext } from './hook-context.js';
+import type { KubeObject } from './types.js';
+
+function request(object: KubeObject): AdmissionRequest {
+  return {
+    uid: 'u-1',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    operation: 'CREATE',
+    userInfo: {},
+    object,
+  } as AdmissionRequest;
+}
+
+describe('HookContext.object', () => {
+  it.each([
+    { name: 'a mutating hook reads its own copy', ownCopy: true, same: false },
+    { name: 'a validating hook reads the request object itself', ownCopy: false, same: true },
+  ])('$name', ({ ownCopy, same }) => {
+    const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } } } as KubeObject;
+    const ctx = new HookContext('h', ownCopy ? 'mutating' : 'validating', 0, request(object), object, ownCopy);
+    expect(ctx.object).toEqual(object);
+    expect(ctx.object === object).toBe(same);
+    // Every read returns the same object, so changes made through it stay.
+    expect(ctx.object).toBe(ctx.object);
+  });
+
+  it('leaves the received object untouched when the handler changes its copy', () => {
+    const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } } } as KubeObject;
+    const ctx = new HookContext('h', 'mutating', 0, request(object), object, true);
+    (ctx.object!.metadata!.labels as Record<string, string>).team = 'core';
+    expect(ctx.object!.metadata!.labels).toEqual({ app: 'web', team: 'core' });
+    expect(object.metadata!.labels).toEqual({ app: 'web' });
+  });
+
+  it('has no object for a request without one', () => {
+    const ctx = new HookContext('h', 'mutating', 0, { ...request({} as KubeObject), object: null }, undefined, true);
+    expect(ctx.object).toBeUndefined();
+  });
+});
