@@ -76,6 +76,13 @@ describe('the built-in plugins through the gateway process', () => {
     expect(answer.status).toBe(200);
     return answer.review;
   };
+  /** One validating case row: the answer echoes the review's version and uid and carries the expected decision. */
+  const expectValidated = async ({ review, expected }: { review: () => CorpusReview; expected: Record<string, unknown> }) => {
+    const sent = review();
+    const answer = await post('/validate', sent);
+    expect(answer.apiVersion).toBe(sent.apiVersion);
+    expect(answer.response).toMatchObject({ uid: sent.request.uid, ...expected });
+  };
 
   describe('pod-defaults (mutating)', () => {
     it('defaults a real pod: requests, and labels and annotations from its namespace', async () => {
@@ -173,12 +180,7 @@ describe('the built-in plugins through the gateway process', () => {
       },
       { name: 'a Namespace with its tier is allowed', review: () => labelled(corpusReview('kubewarden-namespace-create'), { tier: 'dev' }), expected: { allowed: true } },
     ];
-    it.each(cases)('$name', async ({ review, expected }) => {
-      const sent = review();
-      const answer = await post('/validate', sent);
-      expect(answer.apiVersion).toBe(sent.apiVersion);
-      expect(answer.response).toMatchObject({ uid: sent.request.uid, ...expected });
-    });
+    it.each(cases)('$name', expectValidated);
   });
 
   describe('immutable-fields (validating)', () => {
@@ -231,12 +233,7 @@ describe('the built-in plugins through the gateway process', () => {
         },
       },
     ];
-    it.each(cases)('$name', async ({ review, expected }) => {
-      const sent = review();
-      const answer = await post('/validate', sent);
-      expect(answer.apiVersion).toBe(sent.apiVersion);
-      expect(answer.response).toMatchObject({ uid: sent.request.uid, ...expected });
-    });
+    it.each(cases)('$name', expectValidated);
   });
 
   describe('ledger (validating, with side effects in Redis)', () => {

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { reconcilePluginClients } from './plugin-clients.js';
 import type { PluginTarget } from './types.js';
+import { RecordingClient } from './test/fixtures.js';
 
-/** A stand-in with the two members reconcilePluginClients reads; the real PluginClient is exercised in registry.e2e.test.ts. */
-class FakeChannel {
-  closed = false;
-  constructor(
-    readonly name: string,
-    readonly target: string,
-  ) {}
-  close(): void {
-    this.closed = true;
-  }
-}
-
-const create = (p: PluginTarget) => new FakeChannel(p.name, p.target);
+const create = (p: PluginTarget) => new RecordingClient(p.name, p.target);
 
 describe('reconcilePluginClients', () => {
   const before: PluginTarget[] = [

@@ -1,20 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RegistrationStore } from './registration-store.js';
 import { ServedHooks, type ServedState } from './served-hooks.js';
-import { configuration, payload, staticSources, webhook } from './test/fixtures.js';
+import { configuration, payload, RecordingClient, staticSources, webhook } from './test/fixtures.js';
 import type { PluginTarget } from './types.js';
-
-/** The two members ServedHooks reads of a client; real PluginClients are used in registry.e2e.test.ts. */
-class RecordingClient {
-  closed = false;
-  constructor(
-    readonly name: string,
-    readonly target: string,
-  ) {}
-  close(): void {
-    this.closed = true;
-  }
-}
 
 const STATIC = staticSources([{ name: 'quota', target: '127.0.0.1:7001' }], [configuration('quota', [webhook('quota.example.com', 'quota')])]);
 const LABELS = { plugin: 'labels', target: 'unix:///run/labels.sock', configurations: [payload(configuration('labels', [webhook('labels.example.com', 'labels')]))] };

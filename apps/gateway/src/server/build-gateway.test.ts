@@ -3,6 +3,8 @@
  * scripted behaviours) through the real bridge: decisions, patches, messages, bad input, deadlines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdmissionRequest } from '@hookgate/admission';
+import { admissionReviewOf, podAdmissionRequest } from '@hookgate/admission/testing';
 import { startLoopbackWebhook, type LoopbackWebhook } from '../testing/loopback-webhook.js';
 import { startTestGateway, type TestGateway } from '../testing/gateway-harness.js';
 
@@ -25,24 +27,8 @@ function webhookConfig(kind: 'Mutating' | 'Validating', name: string, hooks: { n
   };
 }
 
-function review(apiVersion = 'admission.k8s.io/v1', overrides: Record<string, unknown> = {}) {
-  return {
-    apiVersion,
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'e911857d-c318-11e8-bbad-025000000001',
-      kind: { group: '', version: 'v1', kind: 'Pod' },
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      namespace: 'default',
-      name: 'web',
-      operation: 'CREATE',
-      userInfo: { username: 'alice' },
-      object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } } },
-      oldObject: null,
-      dryRun: false,
-      ...overrides,
-    },
-  };
+function review(apiVersion = 'admission.k8s.io/v1', overrides: Partial<AdmissionRequest> = {}) {
+  return admissionReviewOf(podAdmissionRequest({ uid: 'e911857d-c318-11e8-bbad-025000000001', ...overrides }), apiVersion);
 }
 
 const decode = (patch: string | undefined) => (patch ? JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) : undefined);

@@ -3,6 +3,7 @@
  * (defaulting + compileHooks) so tests exercise the same frozen Hook objects the gateway serves.
  */
 import { compileHooks, defaultConfiguration, type AdmissionRequest, type Hook, type HookCall, type WebhookSpec } from '@hookgate/admission';
+import { podAdmissionRequest } from '@hookgate/admission/testing';
 
 export function compileTestHook(
   phase: 'mutating' | 'validating',
@@ -30,18 +31,11 @@ export function compileTestHook(
 }
 
 export function podCreateRequest(uid = 'request-uid-1'): AdmissionRequest {
-  return {
+  return podAdmissionRequest({
     uid,
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    name: 'web',
-    namespace: 'default',
-    operation: 'CREATE',
     userInfo: { username: 'alice', groups: ['system:authenticated'] },
     object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } }, spec: {} },
-    oldObject: null,
-    dryRun: false,
-  };
+  });
 }
 
 export function buildTestCall(hook: Hook, now: number, overrides: Partial<HookCall> = {}): HookCall {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fastJsonPatch from 'fast-json-patch';
 import type { AdmissionRequest, JsonValue } from '@hookgate/admission';
+import { podAdmissionRequest } from '@hookgate/admission/testing';
 import { parsePodDefaultsConfig } from './config.js';
 import { buildPodDefaultsPlugin, DEFAULT_HOOK } from './plugin.js';
 import { admit, admitMessage, admitStream, parseJson, serveOnUnixSocket, type ServedPlugin } from '@hookgate/plugin-sdk/testing';
@@ -17,18 +18,7 @@ fromNamespace: { labels: [team] }
 );
 
 function podRequest(uid: string, pod: JsonValue, operation: 'CREATE' | 'UPDATE' = 'CREATE'): AdmissionRequest {
-  return {
-    uid,
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    name: 'web-0',
-    namespace: 'shop',
-    operation,
-    userInfo: { username: 'alice' },
-    object: pod,
-    oldObject: operation === 'UPDATE' ? pod : null,
-    dryRun: false,
-  };
+  return podAdmissionRequest({ uid, name: 'web-0', namespace: 'shop', operation, object: pod, oldObject: operation === 'UPDATE' ? pod : null });
 }
 
 const bare: JsonValue = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop' }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };

@@ -3,22 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { buildTarget, compareByteWise, compileHooks, pickReviewVersion } from './hook.js';
 import type { ConfigKind, DefaultedConfiguration, DefaultedWebhook, WebhookClientConfig } from './types.js';
 import type { HookTarget } from '../hook.js';
+import { defaultedWebhook } from '../testing/defaulted-webhook.js';
 
-const webhook = (name: string, overrides: Partial<DefaultedWebhook> = {}): DefaultedWebhook => ({
-  name,
-  clientConfig: { url: 'https://example.com/hook' },
-  rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' }],
-  failurePolicy: 'Fail',
-  matchPolicy: 'Equivalent',
-  namespaceSelector: {},
-  objectSelector: {},
-  sideEffects: 'None',
-  timeoutSeconds: 10,
-  admissionReviewVersions: ['v1'],
-  reinvocationPolicy: 'Never',
-  matchConditions: [],
-  ...overrides,
-});
+const webhook = (name: string, overrides: Partial<DefaultedWebhook> = {}): DefaultedWebhook =>
+  defaultedWebhook(name, { clientConfig: { url: 'https://example.com/hook' }, ...overrides });
 
 const config = (kind: ConfigKind, name: string, webhooks: DefaultedWebhook[]): DefaultedConfiguration => ({
   apiVersion: 'admissionregistration.k8s.io/v1',

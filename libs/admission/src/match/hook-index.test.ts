@@ -8,21 +8,9 @@ import type { Operation } from '../review/types.js';
 import { HookIndex } from './hook-index.js';
 import { findMatchingRule } from './rules.js';
 import type { RuleAttributes } from './rules.js';
+import { defaultedWebhook } from '../testing/defaulted-webhook.js';
 
-const webhook = (name: string, rules: Required<RuleWithOperations>[]): DefaultedWebhook => ({
-  name,
-  clientConfig: { url: `https://${name}/` },
-  rules,
-  failurePolicy: 'Fail',
-  matchPolicy: 'Exact',
-  namespaceSelector: {},
-  objectSelector: {},
-  sideEffects: 'None',
-  timeoutSeconds: 10,
-  admissionReviewVersions: ['v1'],
-  reinvocationPolicy: 'Never',
-  matchConditions: [],
-});
+const webhook = (name: string, rules: Required<RuleWithOperations>[]): DefaultedWebhook => defaultedWebhook(name, { rules, matchPolicy: 'Exact' });
 
 const config = (name: string, webhooks: DefaultedWebhook[]): DefaultedConfiguration => ({
   apiVersion: 'admissionregistration.k8s.io/v1',

@@ -6,6 +6,7 @@ import type { CompiledMatchCondition } from '../hook.js';
 import type { AdmissionRequest } from '../review/types.js';
 import { buildCelActivation, compileMatchConditions, evaluateMatchConditions } from './match-conditions.js';
 import type { MatchConditionsResult } from './match-conditions.js';
+import { podAdmissionRequest } from '../testing/sample-requests.js';
 
 /** A condition with a fixed outcome, standing in for the Go test's fake filter results. */
 const fixed = (name: string, outcome: boolean | string): CompiledMatchCondition => ({
@@ -14,13 +15,9 @@ const fixed = (name: string, outcome: boolean | string): CompiledMatchCondition 
   evaluate: () => (typeof outcome === 'boolean' ? { ok: true, value: outcome } : { ok: false, error: outcome }),
 });
 
-const request: AdmissionRequest = {
+const request: AdmissionRequest = podAdmissionRequest({
   uid: 'req-1',
-  kind: { group: '', version: 'v1', kind: 'Pod' },
-  resource: { group: '', version: 'v1', resource: 'pods' },
   name: 'foo',
-  namespace: 'default',
-  operation: 'CREATE',
   userInfo: { username: 'alice', groups: ['dev', 'system:authenticated'], extra: { team: ['blue'] } },
   object: {
     apiVersion: 'v1',
@@ -28,10 +25,8 @@ const request: AdmissionRequest = {
     metadata: { name: 'foo', namespace: 'default', labels: { app: 'web' } },
     spec: { containers: [{ name: 'c', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }], priority: 3 },
   },
-  oldObject: null,
-  dryRun: false,
   options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
-};
+});
 
 describe('evaluateMatchConditions (TestMatch)', () => {
   type Case = [string, CompiledMatchCondition[], FailurePolicyType | undefined, MatchConditionsResult['kind'], string | undefined, string | undefined];

@@ -8,25 +8,10 @@ import type { Hook } from '../hook.js';
 import type { AdmissionRequest, JsonValue } from '../review/types.js';
 import { shouldCallHook } from './should-call.js';
 import type { ShouldCall } from './should-call.js';
-
-const allRule: Required<RuleWithOperations> = { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' };
+import { defaultedWebhook } from '../testing/defaulted-webhook.js';
 
 function hookOf(overrides: Partial<DefaultedWebhook>): Hook {
-  const webhook: DefaultedWebhook = {
-    name: 'hook.example.com',
-    clientConfig: { url: 'https://hook.example.com/validate' },
-    rules: [allRule],
-    failurePolicy: 'Fail',
-    matchPolicy: 'Equivalent',
-    namespaceSelector: {},
-    objectSelector: {},
-    sideEffects: 'None',
-    timeoutSeconds: 10,
-    admissionReviewVersions: ['v1'],
-    reinvocationPolicy: 'Never',
-    matchConditions: [],
-    ...overrides,
-  };
+  const webhook = defaultedWebhook('hook.example.com', { clientConfig: { url: 'https://hook.example.com/validate' }, ...overrides });
   const set = compileHooks([{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'cfg', webhooks: [webhook] }]);
   return set.validating[0]!;
 }

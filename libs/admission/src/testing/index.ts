@@ -15,6 +15,8 @@ export * from './scripted-webhook.js';
 export * from './scripted-invoker.js';
 export * from './test-clock.js';
 export * from './builders.js';
+export * from './sample-requests.js';
+export * from './defaulted-webhook.js';
 export * from './run-case.js';
 export type * from './cases/types.js';
 export { NON_MUTATING_CASES } from './cases/non-mutating.js';
