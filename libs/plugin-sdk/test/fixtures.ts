@@ -6,17 +6,15 @@ import path from 'node:path';
 import { newAdmissionPluginClient, newHealthClient } from '@hookgate/proto';
 import type { AdmissionPluginClient, AdmitRequest, AdmitResponse__Output, HealthClient } from '@hookgate/proto';
 import type { AdmissionRequest } from '@hookgate/admission';
+import { podAdmissionRequest } from '@hookgate/admission/testing';
 
 export function podRequest(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {
-  return {
+  return podAdmissionRequest({
     uid: '705ab4f5-6393-11e8-b7cc-42010a800002',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
     requestKind: { group: '', version: 'v1', kind: 'Pod' },
     requestResource: { group: '', version: 'v1', resource: 'pods' },
     name: 'web-0',
     namespace: 'shop',
-    operation: 'CREATE',
     userInfo: { username: 'alice', groups: ['system:authenticated'] },
     object: {
       apiVersion: 'v1',
@@ -24,11 +22,9 @@ export function podRequest(overrides: Partial<AdmissionRequest> = {}): Admission
       metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web' } },
       spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
     },
-    oldObject: null,
-    dryRun: false,
     options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
     ...overrides,
-  };
+  });
 }
 
 export function admitMessage(hook: string, phase: 'MUTATING' | 'VALIDATING', request: AdmissionRequest, extra: Partial<AdmitRequest> = {}): AdmitRequest {

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { AdmissionRequest, Hook, HookCall, PatchOperation, ReviewVersion } from '@hookgate/admission';
+import { podAdmissionRequest } from '@hookgate/admission/testing';
 import type { ReceivedRequest } from '../received-request.js';
 
 /**
@@ -14,21 +15,15 @@ export function hookFor(name: string, phase: 'mutating' | 'validating', plugin: 
 }
 
 export function podRequest(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {
-  return {
+  return podAdmissionRequest({
     uid: 'apiserver-uid',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
     requestKind: { group: '', version: 'v1', kind: 'Pod' },
     requestResource: { group: '', version: 'v1', resource: 'pods' },
     name: 'web-0',
     namespace: 'shop',
-    operation: 'CREATE',
-    userInfo: { username: 'alice' },
     object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
-    oldObject: null,
-    dryRun: false,
     ...overrides,
-  };
+  });
 }
 
 let uidCounter = 0;
