@@ -59,6 +59,20 @@ const hooks: PluginSpec['hooks'] = {
         : { allowed: false, message: `unexpected ${req.uid} ${req.namespace} ${req.name}` },
   },
   'delete-returns-object': { phase: 'mutating', mutate: () => ({ apiVersion: 'v1', kind: 'Pod' }) },
+  'sees-request-head': {
+    phase: 'validating',
+    validate: (req) =>
+      req.uid === 'fresh-uid' && req.namespace === 'shop' && req.name === 'web-0' && req.operation === 'CREATE' && req.kind.kind === 'Pod' && req.userInfo.username === 'alice'
+        ? { allowed: true }
+        : { allowed: false, message: `unexpected ${req.uid} ${req.namespace} ${req.name}` },
+  },
+  'sees-whole-request': {
+    phase: 'validating',
+    validate: (req) =>
+      req.request.uid === 'fresh-uid' && req.request.object !== undefined && req.object?.metadata?.name === 'web-0' && req.oldObject === undefined
+        ? { allowed: true }
+        : { allowed: false, message: 'the whole request is not as sent' },
+  },
 };
 
 const plugin = definePlugin({ name: 'unit', hooks });
@@ -66,7 +80,7 @@ const plugin = definePlugin({ name: 'unit', hooks });
 function run(message: AdmitRequest): Promise<{ error: HookCallError | null; response: AdmitResponse | null }> {
   const full = {
     id: 0, hook: '', phase: 'PHASE_UNSPECIFIED', round: 0, uid: '', request: Buffer.alloc(0), baseRequest: Buffer.alloc(0),
-    patch: Buffer.alloc(0), timeoutMs: 0, reviewVersion: '', ...message,
+    patch: Buffer.alloc(0), timeoutMs: 0, reviewVersion: '', requestHead: Buffer.alloc(0), ...message,
   } as AdmitRequest__Output;
   return new Promise((resolve) => admit(plugin, full, (error, response) => resolve({ error, response })));
 }
@@ -159,7 +173,7 @@ describe('admit: base_request + patch', () => {
       });
       const message = {
         id: 1, hook: 'p', phase: 'MUTATING', round: 0, uid: 'fresh-uid', request: Buffer.alloc(0), baseRequest: bytes(c.base),
-        patch: bytes(c.patch), timeoutMs: 0, reviewVersion: 'v1',
+        patch: bytes(c.patch), timeoutMs: 0, reviewVersion: 'v1', requestHead: Buffer.alloc(0),
       } as AdmitRequest__Output;
       const error = await new Promise((resolve) => admit(probe, message, (e) => resolve(e)));
       expect(error).toBeNull();
@@ -170,10 +184,51 @@ describe('admit: base_request + patch', () => {
   it('a patch that does not apply is INVALID_ARGUMENT', async () => {
     const message = {
       id: 1, hook: 'return-nothing', phase: 'MUTATING', round: 0, uid: 'u', request: Buffer.alloc(0), baseRequest: bytes(pod),
-      patch: bytes([{ op: 'remove', path: '/nope/deeper' }]), timeoutMs: 0, reviewVersion: 'v1',
+      patch: bytes([{ op: 'remove', path: '/nope/deeper' }]), timeoutMs: 0, reviewVersion: 'v1', requestHead: Buffer.alloc(0),
     } as AdmitRequest__Output;
     const error = await new Promise<HookCallError | null>((resolve) => admit(plugin, message, (e) => resolve(e)));
     expect(error?.code).toBe(3);
     expect(error?.message).toContain('does not apply to the request object');
+  });
+});
+
+describe('admit: request head sent apart (the base is parsed only when a handler reads an object)', () => {
+  const { object: _object, oldObject: _oldObject, ...head } = pod;
+  const labelPatch = [{ op: 'add', path: '/metadata/labels/team', value: 'core' }];
+  const message = (hook: string, phase: 'MUTATING' | 'VALIDATING', baseRequest: Buffer, patch: unknown = []): AdmitRequest =>
+    ({ id: 1, hook, phase, uid: 'fresh-uid', baseRequest, patch: bytes(patch), requestHead: bytes(head) });
+
+  it('a handler that reads only metadata answers without the base being parsed', async () => {
+    // The base is not JSON at all: nothing reads it.
+    const { error, response } = await run(message('sees-request-head', 'VALIDATING', Buffer.from('{not json')));
+    expect(error).toBeNull();
+    expect(response).toMatchObject({ allowed: true, uid: 'fresh-uid' });
+  });
+
+  it('a handler that reads the object gets it from the base, with the accumulated patch', async () => {
+    const { error, response } = await run(message('return-new-object', 'MUTATING', bytes(pod), labelPatch));
+    expect(error).toBeNull();
+    // team was added by the earlier hook's patch already: this hook's diff is against that object.
+    expect(patchOf(response)).toBeUndefined();
+    const unpatched = await run(message('return-new-object', 'MUTATING', bytes(pod)));
+    expect(patchOf(unpatched.response)).toEqual(labelPatch);
+  });
+
+  it('the whole request (req.request) carries the call uid and the objects', async () => {
+    const { error, response } = await run(message('sees-whole-request', 'VALIDATING', bytes({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: pod })));
+    expect(error).toBeNull();
+    expect(response).toMatchObject({ allowed: true });
+  });
+
+  it('an unusable base read by the handler is INVALID_ARGUMENT, as when decoded up front', async () => {
+    const { error } = await run(message('return-modified', 'MUTATING', Buffer.from('{not json')));
+    expect(error?.code).toBe(3);
+    expect(error?.message).toContain('request for hook "return-modified" is not valid JSON');
+  });
+
+  it('a head that is not a request is INVALID_ARGUMENT', async () => {
+    const { error } = await run({ ...message('return-nothing', 'MUTATING', bytes(pod)), requestHead: bytes([1]) });
+    expect(error?.code).toBe(3);
+    expect(error?.message).toContain('request head for hook "return-nothing" is not an AdmissionRequest');
   });
 });

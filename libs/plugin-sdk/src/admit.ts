@@ -9,8 +9,8 @@ import type { AdmitRequest__Output, AdmitResponse } from '@hookgate/proto';
 import { answerMutation, answerValidation } from './answer.js';
 import { decodeAdmissionRequest } from './decode-request.js';
 import { HookCallError, handlerFailed } from './hook-call-error.js';
-import { HookContext, asObject } from './hook-context.js';
-import type { HookSpec, KubeObject, Plugin } from './types.js';
+import { HookContext } from './hook-context.js';
+import type { HookSpec, Plugin } from './types.js';
 
 /** `request` is set once decoded, for logs (kind, namespace/name, uid; never contents). */
 export type AdmitDone = (error: HookCallError | null, response: AdmitResponse | null, request: AdmissionRequest | undefined) => void;
@@ -19,13 +19,12 @@ export function admit(plugin: Plugin, message: AdmitRequest__Output, done: Admit
   let spec: HookSpec;
   let request: AdmissionRequest | undefined;
   let ctx: HookContext;
-  let received: KubeObject | undefined;
   try {
     spec = findHook(plugin, message);
-    request = decodeAdmissionRequest(message);
-    received = asObject(request.object);
+    const source = decodeAdmissionRequest(message);
+    request = source.head;
     // A mutating handler gets its own copy (made on first read): the patch is computed against the untouched original.
-    ctx = new HookContext(message.hook, spec.phase, message.round === 1 ? 1 : 0, request, received, spec.phase === 'mutating');
+    ctx = new HookContext(message.hook, spec.phase, message.round === 1 ? 1 : 0, source, spec.phase === 'mutating');
   } catch (error) {
     done(error instanceof HookCallError ? error : new HookCallError(status.INTERNAL, String(error)), null, request);
     return;
@@ -35,24 +34,23 @@ export function admit(plugin: Plugin, message: AdmitRequest__Output, done: Admit
   try {
     result = spec.phase === 'mutating' ? spec.mutate(ctx) : spec.validate(ctx);
   } catch (error) {
-    done(handlerFailed(message.hook, error), null, request);
+    done(failedCall(message.hook, error), null, request);
     return;
   }
   if (isThenable(result)) {
     // Closures only for asynchronous handlers: a synchronous one is answered without any.
     result.then(
-      (value) => finish(spec, ctx, received, value, message, request, done),
-      (error: unknown) => done(handlerFailed(message.hook, error), null, request),
+      (value) => finish(spec, ctx, value, message, request, done),
+      (error: unknown) => done(failedCall(message.hook, error), null, request),
     );
   } else {
-    finish(spec, ctx, received, result, message, request, done);
+    finish(spec, ctx, result, message, request, done);
   }
 }
 
 function finish(
   spec: HookSpec,
   ctx: HookContext,
-  received: KubeObject | undefined,
   result: unknown,
   message: AdmitRequest__Output,
   request: AdmissionRequest,
@@ -60,12 +58,17 @@ function finish(
 ): void {
   let response: AdmitResponse;
   try {
-    response = spec.phase === 'mutating' ? answerMutation(ctx, received, result) : answerValidation(ctx, result);
+    response = spec.phase === 'mutating' ? answerMutation(ctx, result) : answerValidation(ctx, result);
   } catch (error) {
     done(error instanceof HookCallError ? error : handlerFailed(message.hook, error), null, request);
     return;
   }
   done(null, response, request);
+}
+
+/** A request that could not be decoded when the handler first read an object stays INVALID_ARGUMENT. */
+function failedCall(hook: string, error: unknown): HookCallError {
+  return error instanceof HookCallError ? error : handlerFailed(hook, error);
 }
 
 function findHook(plugin: Plugin, message: AdmitRequest__Output): HookSpec {

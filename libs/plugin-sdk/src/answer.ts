@@ -8,7 +8,7 @@ import type { AdmitResponse } from '@hookgate/proto';
 import type { PatchOperation } from '@hookgate/admission';
 import { HookCallError } from './hook-call-error.js';
 import type { HookContext } from './hook-context.js';
-import type { Deny, KubeObject } from './types.js';
+import type { Deny } from './types.js';
 
 type Fields = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ export function answerValidation(ctx: HookContext, result: unknown): AdmitRespon
   return result.allowed ? allowResponse(ctx, result) : denyResponse(ctx, result);
 }
 
-export function answerMutation(ctx: HookContext, received: KubeObject | undefined, result: unknown): AdmitResponse {
+export function answerMutation(ctx: HookContext, result: unknown): AdmitResponse {
   if (result === undefined || result === null) return allowResponse(ctx, undefined);
   if (!isRecord(result)) {
     throw invalidResult(ctx, `a mutating hook must return the modified object, { patch }, a denial or nothing, not ${describeType(result)}`);
@@ -29,6 +29,7 @@ export function answerMutation(ctx: HookContext, received: KubeObject | undefine
     if (result.allowed === false) return denyResponse(ctx, result);
     if (result.allowed === true) return allowResponse(ctx, result);
   }
+  const received = ctx.original;
   if (received === undefined) {
     throw invalidResult(ctx, `returned an object, but the ${ctx.operation} request has none to modify`);
   }

@@ -1,6 +1,8 @@
 /**
- * AdmitRequest bytes → AdmissionRequest. The JSON is parsed once; with base_request + patch the
- * patch is applied to the parsed object in place (the gateway then never re-encoded the review).
+ * AdmitRequest bytes → the call's request. With base_request + patch the patch is applied to the
+ * parsed object in place (the gateway then never re-encoded the review). When the gateway also sends
+ * the request's head (the stanza without its objects), the 8 KB base_request is parsed only when a
+ * handler reads an object: a hook that decides on metadata never pays for it.
  */
 import { status } from '@grpc/grpc-js';
 import fastJsonPatch from 'fast-json-patch';
@@ -8,24 +10,63 @@ import type { AdmissionRequest, PatchOperation } from '@hookgate/admission';
 import type { AdmitRequest__Output } from '@hookgate/proto';
 import { HookCallError, describeError } from './hook-call-error.js';
 
-export function decodeAdmissionRequest(message: AdmitRequest__Output): AdmissionRequest {
+/** A call's request: the head at once, the whole request (objects included) when first asked for. */
+export interface RequestSource {
+  /** Every field but, possibly, object and oldObject (read those from full()). */
+  readonly head: AdmissionRequest;
+  /** The whole request; throws a HookCallError (INVALID_ARGUMENT) when the bytes are unusable. */
+  full(): AdmissionRequest;
+}
+
+/** An already decoded request (tests, and calls that carry no head). */
+export function decodedSource(request: AdmissionRequest): RequestSource {
+  return { head: request, full: () => request };
+}
+
+export function decodeAdmissionRequest(message: AdmitRequest__Output): RequestSource {
+  const usesBase = message.baseRequest.length > 0;
+  if (!usesBase || message.requestHead.length === 0) return decodedSource(decodeWhole(message));
+  const head = parseStanza(message.requestHead, message, 'request head');
+  if (message.uid !== '') head.uid = message.uid;
+  return new LazyRequest(head, message);
+}
+
+class LazyRequest implements RequestSource {
+  #full: AdmissionRequest | undefined;
+
+  constructor(
+    readonly head: AdmissionRequest,
+    private readonly message: AdmitRequest__Output,
+  ) {}
+
+  full(): AdmissionRequest {
+    return (this.#full ??= decodeWhole(this.message));
+  }
+}
+
+function decodeWhole(message: AdmitRequest__Output): AdmissionRequest {
   const usesBase = message.baseRequest.length > 0;
   const bytes = usesBase ? message.baseRequest : message.request;
   if (bytes.length === 0) {
     throw new HookCallError(status.INVALID_ARGUMENT, `call for hook ${JSON.stringify(message.hook)} carries no request`);
   }
+  const request = parseStanza(bytes, message, 'request', usesBase);
+  if (usesBase && message.patch.length > 2) applyObjectPatch(request, message);
+  if (message.uid !== '') request.uid = message.uid;
+  return request;
+}
+
+function parseStanza(bytes: Buffer, message: AdmitRequest__Output, what: string, mayBeReview = false): AdmissionRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `request for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`);
+    throw new HookCallError(status.INVALID_ARGUMENT, `${what} for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`);
   }
-  const request = usesBase ? stanzaOf(parsed) : parsed;
+  const request = mayBeReview ? stanzaOf(parsed) : parsed;
   if (!isRequestStanza(request)) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `request for hook ${JSON.stringify(message.hook)} is not an AdmissionRequest`);
+    throw new HookCallError(status.INVALID_ARGUMENT, `${what} for hook ${JSON.stringify(message.hook)} is not an AdmissionRequest`);
   }
-  if (usesBase && message.patch.length > 2) applyObjectPatch(request, message);
-  if (message.uid !== '') request.uid = message.uid;
   return request;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '@hookgate/admission';
+import { decodedSource } from './decode-request.js';
 import { HookContext } from './hook-context.js';
 import type { KubeObject } from './types.js';
 
@@ -20,7 +21,7 @@ describe('HookContext.object', () => {
     { name: 'a validating hook reads the request object itself', ownCopy: false, same: true },
   ])('$name', ({ ownCopy, same }) => {
     const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } } } as KubeObject;
-    const ctx = new HookContext('h', ownCopy ? 'mutating' : 'validating', 0, request(object), object, ownCopy);
+    const ctx = new HookContext('h', ownCopy ? 'mutating' : 'validating', 0, decodedSource(request(object)), ownCopy);
     expect(ctx.object).toEqual(object);
     expect(ctx.object === object).toBe(same);
     // Every read returns the same object, so changes made through it stay.
@@ -29,14 +30,14 @@ describe('HookContext.object', () => {
 
   it('leaves the received object untouched when the handler changes its copy', () => {
     const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } } } as KubeObject;
-    const ctx = new HookContext('h', 'mutating', 0, request(object), object, true);
+    const ctx = new HookContext('h', 'mutating', 0, decodedSource(request(object)), true);
     (ctx.object!.metadata!.labels as Record<string, string>).team = 'core';
     expect(ctx.object!.metadata!.labels).toEqual({ app: 'web', team: 'core' });
     expect(object.metadata!.labels).toEqual({ app: 'web' });
   });
 
   it('has no object for a request without one', () => {
-    const ctx = new HookContext('h', 'mutating', 0, { ...request({} as KubeObject), object: null }, undefined, true);
+    const ctx = new HookContext('h', 'mutating', 0, decodedSource({ ...request({} as KubeObject), object: null }), true);
     expect(ctx.object).toBeUndefined();
   });
 });

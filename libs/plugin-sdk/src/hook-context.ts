@@ -5,6 +5,7 @@
 import { cloneJsonValue } from '@hookgate/admission';
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource, JsonValue, Operation, UserInfo } from '@hookgate/admission';
 import type { ProtoSideEffect } from '@hookgate/proto';
+import type { RequestSource } from './decode-request.js';
 import type { HookRequest, KubeObject, SideEffectPayload } from './types.js';
 
 const NO_USER: UserInfo = Object.freeze({});
@@ -19,47 +20,61 @@ export class HookContext implements HookRequest<KubeObject> {
   readonly namespace: string;
   readonly userInfo: UserInfo;
   readonly dryRun: boolean;
-  readonly oldObject: KubeObject | undefined;
   readonly options: JsonValue | undefined;
   sideEffects: ProtoSideEffect[] | undefined;
   warnings: string[] | undefined;
   annotations: Record<string, string> | undefined;
+  readonly #source: RequestSource;
+  /** A mutating hook gets its own copy of the object, made when first read (a handler that never reads it costs no copy). */
+  readonly #ownCopy: boolean;
   #object: KubeObject | undefined;
-  /** Set while the handler's own copy is still to be made (on its first read of `object`). */
-  #copyOnRead: boolean;
+  #objectRead = false;
 
   constructor(
     readonly hook: string,
     readonly phase: 'mutating' | 'validating',
     readonly round: 0 | 1,
-    readonly request: AdmissionRequest,
-    /** The request's object. */
-    object: KubeObject | undefined,
-    /** A mutating hook gets its own copy, made when first read (a handler that never reads it costs no copy). */
+    /** The request's metadata at once; its objects (possibly a parse of the whole review) on first read. */
+    source: RequestSource,
     ownCopy: boolean,
   ) {
-    this.uid = request.uid;
-    this.operation = request.operation;
-    this.kind = request.kind;
-    this.resource = request.resource;
-    this.subResource = request.subResource ?? '';
-    this.name = request.name ?? '';
-    this.namespace = request.namespace ?? '';
-    this.userInfo = request.userInfo ?? NO_USER;
-    this.dryRun = request.dryRun === true;
-    this.#object = object;
-    this.#copyOnRead = ownCopy && object !== undefined;
-    this.oldObject = asObject(request.oldObject);
-    this.options = request.options ?? undefined;
+    const head = source.head;
+    this.#source = source;
+    this.#ownCopy = ownCopy;
+    this.uid = head.uid;
+    this.operation = head.operation;
+    this.kind = head.kind;
+    this.resource = head.resource;
+    this.subResource = head.subResource ?? '';
+    this.name = head.name ?? '';
+    this.namespace = head.namespace ?? '';
+    this.userInfo = head.userInfo ?? NO_USER;
+    this.dryRun = head.dryRun === true;
+    this.options = head.options ?? undefined;
   }
 
-  /** The handler's own copy in a mutating hook (the patch is computed against the untouched original); the request's object otherwise. */
+  /** The whole request stanza (parsed on first read when the gateway sent its head apart). */
+  get request(): AdmissionRequest {
+    return this.#source.full();
+  }
+
+  /** The object as received, never changed: the patch of a mutating hook is computed against it. */
+  get original(): KubeObject | undefined {
+    return asObject(this.#source.full().object);
+  }
+
+  /** The handler's own copy in a mutating hook; the request's object otherwise. */
   get object(): KubeObject | undefined {
-    if (this.#copyOnRead) {
-      this.#copyOnRead = false;
-      this.#object = cloneJsonValue(this.#object as JsonValue) as KubeObject;
+    if (!this.#objectRead) {
+      const original = this.original;
+      this.#object = this.#ownCopy && original !== undefined ? (cloneJsonValue(original as JsonValue) as KubeObject) : original;
+      this.#objectRead = true;
     }
     return this.#object;
+  }
+
+  get oldObject(): KubeObject | undefined {
+    return asObject(this.#source.full().oldObject);
   }
 
   reportSideEffect(kind: string, key: string, payload?: SideEffectPayload): void {

@@ -24,6 +24,7 @@ describe('loader options', () => {
         patch: Buffer.alloc(0),
         timeoutMs: 0,
         reviewVersion: '',
+        requestHead: Buffer.alloc(0),
       },
     },
     {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmitRequest } from '@hookgate/proto';
 import { PLAIN_CAPABILITIES, type PluginCapabilities } from './capabilities.js';
-import { encodeCall, type PatchBytesCache } from './encode-call.js';
+import { encodeCall, ReviewEncodeCache } from './encode-call.js';
 import { callFor, hookFor, podRequest, receivedReview, receivedStanza } from './test/fixtures.js';
 import type { ReceivedRequest } from './received-request.js';
 
@@ -36,12 +36,17 @@ describe('encodeCall', () => {
   for (const c of cases) {
     it(c.name, () => {
       const call = callFor(hook, { patchFromOriginal: c.patch, request: c.request, round: 1 });
-      const message = encodeCall(call, c.capabilities, c.received, new WeakMap(), 1234.5);
+      const message = encodeCall(call, c.capabilities, c.received, new ReviewEncodeCache(), 1234.5);
       expect(sentForm(message, c.received)).toBe(c.want);
       expect(message).toMatchObject({ hook: 'h.example.com', phase: 'MUTATING', round: 1, uid: call.request.uid, timeoutMs: 1235, reviewVersion: 'v1' });
       if (c.want === 'received-as-base') {
         const patchText = Buffer.from(message.patch as Buffer).toString();
         expect(patchText === '' ? '' : JSON.parse(patchText)).toEqual(c.wantPatch);
+        // The head is the received stanza without its objects (the SDK parses the base only when a handler reads one).
+        const { object: _object, oldObject: _oldObject, ...head } = c.received!.request;
+        expect(JSON.parse(Buffer.from(message.requestHead as Buffer).toString())).toEqual(head);
+      } else {
+        expect(message.requestHead).toBeUndefined();
       }
       if (c.want === 'encoded') {
         expect(JSON.parse(Buffer.from(message.request as Buffer).toString())).toEqual(call.request);
@@ -49,11 +54,12 @@ describe('encodeCall', () => {
     });
   }
 
-  it('encodes an accumulated patch once for all the hooks after it', () => {
-    const cache: PatchBytesCache = new WeakMap();
+  it('encodes an accumulated patch and the head once for all the hooks after it', () => {
+    const cache = new ReviewEncodeCache();
     const first = encodeCall(callFor(hook, { patchFromOriginal: labelPatch }), patching, review, cache, 100);
     const second = encodeCall(callFor(hookFor('other', 'validating', 'p'), { patchFromOriginal: labelPatch }), patching, review, cache, 100);
     expect(second.patch).toBe(first.patch);
+    expect(second.requestHead).toBe(first.requestHead);
     expect(second.phase).toBe('VALIDATING');
   });
 });

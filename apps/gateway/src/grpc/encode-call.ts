@@ -1,7 +1,8 @@
 /**
  * HookCall → AdmitRequest. The cheapest faithful encoding wins:
  *  - plugins that apply patches get the received bytes plus the patch accumulated so far
- *    (no re-encoding at all, whatever earlier hooks changed);
+ *    (no re-encoding at all, whatever earlier hooks changed), and the request's head (the stanza
+ *    without its objects) so that they can answer from metadata without parsing the 8 KB review;
  *  - others get the received stanza bytes while the object is unchanged;
  *  - otherwise the call's request is encoded (the object as patched so far).
  * The received bytes are only used while the call is for the same kind/resource as received
@@ -14,14 +15,37 @@ import type { ReceivedRequest } from './received-request.js';
 
 const NO_PATCH = Buffer.alloc(0);
 
-/** Per review: the JSON of each accumulated patch, encoded once for all the hooks that follow it. */
-export type PatchBytesCache = WeakMap<readonly PatchOperation[], Buffer>;
+/** Per review: what every call of the review shares, encoded once for all of them. */
+export class ReviewEncodeCache {
+  readonly #patches = new WeakMap<readonly PatchOperation[], Buffer>();
+  #head: Buffer | undefined;
+
+  /** The JSON of an accumulated patch (the chain hands the same array to every later hook). */
+  patch(ops: readonly PatchOperation[]): Buffer {
+    if (ops.length === 0) return NO_PATCH;
+    let bytes = this.#patches.get(ops);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(ops), 'utf8');
+      this.#patches.set(ops, bytes);
+    }
+    return bytes;
+  }
+
+  /** The received stanza without object and oldObject: the same for every call that forwards the received bytes. */
+  head(received: AdmissionRequest): Buffer {
+    if (this.#head === undefined) {
+      const { object: _object, oldObject: _oldObject, ...head } = received;
+      this.#head = Buffer.from(JSON.stringify(head), 'utf8');
+    }
+    return this.#head;
+  }
+}
 
 export function encodeCall(
   call: HookCall,
   capabilities: PluginCapabilities,
   received: ReceivedRequest | undefined,
-  patchCache: PatchBytesCache,
+  cache: ReviewEncodeCache,
   timeoutMs: number,
 ): AdmitRequest {
   const message: AdmitRequest = {
@@ -35,23 +59,14 @@ export function encodeCall(
   const forwardable = received !== undefined && isSameInvocation(call.request, received.request);
   if (forwardable && capabilities.applyPatch) {
     message.baseRequest = asBuffer(received.bytes);
-    message.patch = patchBytes(call.patchFromOriginal, patchCache);
+    message.patch = cache.patch(call.patchFromOriginal);
+    message.requestHead = cache.head(received.request);
   } else if (forwardable && received.form === 'request' && call.patchFromOriginal.length === 0) {
     message.request = asBuffer(received.bytes);
   } else {
     message.request = Buffer.from(JSON.stringify(call.request), 'utf8');
   }
   return message;
-}
-
-function patchBytes(patch: readonly PatchOperation[], cache: PatchBytesCache): Buffer {
-  if (patch.length === 0) return NO_PATCH;
-  let bytes = cache.get(patch);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(patch), 'utf8');
-    cache.set(patch, bytes);
-  }
-  return bytes;
 }
 
 /** Same kind, resource and subresource as received: only the uid and the object may differ. */

@@ -7,7 +7,7 @@
  * Building it costs one closure; channels and streams live in the PluginClients.
  */
 import type { HookCall, HookFailure, HookInvoker, HookReply } from '@hookgate/admission';
-import { encodeCall, type PatchBytesCache } from './encode-call.js';
+import { encodeCall, ReviewEncodeCache } from './encode-call.js';
 import { canceledFailure, circuitOpenFailure, clientFailure, pluginUrl, rpcFailure, timeoutFailure } from './failures.js';
 import type { PluginClient } from './plugin-client.js';
 import type { ReceivedRequest } from './received-request.js';
@@ -26,7 +26,7 @@ export type PluginClients = ReadonlyMap<string, PluginClient>;
 export function pluginInvoker(clients: PluginClients, options: PluginInvokerOptions = {}): HookInvoker {
   const now = options.now ?? Date.now;
   const received = options.received;
-  const patchCache: PatchBytesCache = new WeakMap();
+  const cache = new ReviewEncodeCache();
 
   const invoke = async (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
     const target = call.hook.target;
@@ -40,7 +40,7 @@ export function pluginInvoker(clients: PluginClients, options: PluginInvokerOpti
     const url = pluginUrl(target.plugin, call.hook.name, call.timeoutSeconds);
     const timeoutMs = call.deadline - now();
     if (timeoutMs <= 0) return fail(timeoutFailure(url));
-    const outcome = await client.admit((capabilities) => encodeCall(call, capabilities, received, patchCache, timeoutMs), timeoutMs, signal);
+    const outcome = await client.admit((capabilities) => encodeCall(call, capabilities, received, cache, timeoutMs), timeoutMs, signal);
     return outcome.ok ? verifyAnswer(call, outcome.response, url) : fail(failureOf(outcome, url, target.plugin));
   };
   return invoke satisfies HookInvoker;

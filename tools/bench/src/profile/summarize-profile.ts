@@ -58,7 +58,7 @@ export interface ProfileSummary {
   readonly inclusive: readonly Share[];
 }
 
-const TOP = 15;
+const TOP = Number(process.env.PROFILE_TOP ?? 15);
 
 /** One summary over all the profiles of the given pids (all profiles when `pids` is empty). */
 export async function summarizeCpuProfiles(dir: string, pids: readonly number[] = [], windows: readonly ProfileWindow[] = []): Promise<ProfileSummary[]> {

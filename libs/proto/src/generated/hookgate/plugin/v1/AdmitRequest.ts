@@ -45,6 +45,13 @@ export interface AdmitRequest {
    * The AdmissionReview version the hook accepts ("v1" or "v1beta1"), informational.
    */
   'reviewVersion'?: (string);
+  /**
+   * Optional, with base_request: base_request's AdmissionRequest stanza without `object` and
+   * `oldObject` (JSON), a few hundred bytes. A plugin may read the request's metadata from it and
+   * parse base_request only when the handler needs an object; the values are those of base_request
+   * (its uid aside: `uid` is authoritative).
+   */
+  'requestHead'?: (Buffer | Uint8Array | string);
 }
 
 export interface AdmitRequest__Output {
@@ -90,4 +97,11 @@ export interface AdmitRequest__Output {
    * The AdmissionReview version the hook accepts ("v1" or "v1beta1"), informational.
    */
   'reviewVersion': (string);
+  /**
+   * Optional, with base_request: base_request's AdmissionRequest stanza without `object` and
+   * `oldObject` (JSON), a few hundred bytes. A plugin may read the request's metadata from it and
+   * parse base_request only when the handler needs an object; the values are those of base_request
+   * (its uid aside: `uid` is authoritative).
+   */
+  'requestHead': (Buffer);
 }
