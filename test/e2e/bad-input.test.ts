@@ -93,8 +93,8 @@ describe('bad input', () => {
 
   const garbage = [
     { name: 'a body that is not an AdmissionReview (Ignore)', resource: ['secrets', 'Secret'], allowed: true, message: undefined },
-    { name: 'a 12 MiB answer (Fail)', resource: ['configmaps', 'ConfigMap'], allowed: false, message: /failed calling webhook "huge.example.com": failed to call webhook: Post ".*\/huge\?timeout=9s": response body larger than/ },
-    { name: 'a connection closed without an answer (Fail)', resource: ['services', 'Service'], allowed: false, message: /failed calling webhook "reset.example.com": failed to call webhook: Post ".*\/reset\?timeout=9s": / },
+    { name: 'a 12 MiB answer (Fail)', resource: ['configmaps', 'ConfigMap'], allowed: false, message: /failed calling webhook "huge.example.com": failed to call webhook: Post ".*\/huge\?timeout=10s": response body larger than/ },
+    { name: 'a connection closed without an answer (Fail)', resource: ['services', 'Service'], allowed: false, message: /failed calling webhook "reset.example.com": failed to call webhook: Post ".*\/reset\?timeout=10s": / },
   ];
   it.each(garbage)('treats $name from a hook as a calling error', async ({ resource, allowed, message }) => {
     const body = podCreateReview({ kind: { group: '', version: 'v1', kind: resource[1] }, resource: { group: '', version: 'v1', resource: resource[0] } });

@@ -83,7 +83,8 @@ describe('bridge webhooks through the gateway process', () => {
       expect(call.uid).not.toBe('b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d');
     }
     expect(new Set(calls.map((c) => c.uid)).size).toBe(2);
-    // allow: min(timeoutSeconds 2, 5 s − 0.5 s margin) → 2s; warn: min(10, 4.5) rounded up → 5s.
+    // As the apiserver tells them: allow min(timeoutSeconds 2, 5 s) → 2s; warn min(10, 5) → 5s (the
+    // gateway's safety margin is enforced, not advertised).
     expect(webhook.callsTo('allow')[0]?.timeoutParam).toBe('2s');
     expect(webhook.callsTo('allowWithWarnings')[0]?.timeoutParam).toBe('5s');
   });
@@ -147,7 +148,7 @@ describe('bridge webhooks through the gateway process', () => {
   it('answers within the apiserver ?timeout= even when the hook allows itself longer', async () => {
     const { review } = await client.post('/validate', reviewOf('configmaps', 'ConfigMap'), { timeout: '2s' });
     expect(review.response?.allowed).toBe(false);
-    // The hook got what was left of 2 s minus the safety margin, not its own 30 s.
+    // The hook was told the apiserver's 2 s, not its own 30 s, and cut off before them (the safety margin).
     expect(review.response?.status?.message).toBe(
       `Internal error occurred: failed calling webhook "hang-long.example.com": failed to call webhook: Post "${webhook.origin}/timeout?timeout=2s": context deadline exceeded`,
     );

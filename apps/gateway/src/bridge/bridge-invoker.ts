@@ -56,8 +56,9 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     const pool = pools.poolFor(endpoint.origin, endpoint.servername, endpoint.caBundle);
     if (!pool.ok) return fail(clientFailure(pool.error));
 
-    const path = `${endpoint.path}${endpoint.path.includes('?') ? '&' : '?'}timeout=${hookTimeoutQuery(call.timeoutSeconds)}`;
-    const url = `${endpoint.origin}${path}`;
+    const query = `${endpoint.path.includes('?') ? '&' : '?'}timeout=${hookTimeoutQuery(call.timeoutSeconds)}`;
+    const path = `${endpoint.path}${query}`;
+    const url = `${endpoint.url}${query}`;
     const remaining = call.deadline - options.now();
     if (remaining <= 0) return fail(timeoutFailure(url));
     // Our own timer (cleared on every path) rather than AbortSignal.timeout, whose timer outlives the call.

@@ -16,8 +16,7 @@ const UNKNOWN_AUTHORITY = new Set([
 export function describeTransportError(error: unknown, endpoint: HookEndpoint): string {
   const e = (error ?? {}) as { code?: string; message?: string; cause?: unknown };
   const code = e.code ?? (e.cause as { code?: string } | undefined)?.code ?? '';
-  const hostPort = endpoint.origin.replace(/^https?:\/\//, '');
-  if (code === 'ECONNREFUSED') return `dial tcp ${hostPort}: connect: connection refused`;
+  if (code === 'ECONNREFUSED') return `dial tcp ${endpoint.hostPort}: connect: connection refused`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `dial tcp: lookup ${endpoint.servername}: no such host`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'read: connection reset by peer';
   if (code === 'UND_ERR_CLOSED') return 'EOF';

@@ -6,32 +6,37 @@ describe('resolveHookEndpoint', () => {
     {
       name: 'https url keeps its path',
       target: { kind: 'url' as const, url: 'https://hooks.example.com:8443/validate/pods' },
-      expected: { ok: true, origin: 'https://hooks.example.com:8443', path: '/validate/pods', servername: 'hooks.example.com' },
+      expected: { ok: true, origin: 'https://hooks.example.com:8443', path: '/validate/pods', servername: 'hooks.example.com', url: 'https://hooks.example.com:8443/validate/pods', hostPort: 'hooks.example.com:8443' },
     },
     {
       name: 'https url without path posts to /',
       target: { kind: 'url' as const, url: 'https://hooks.example.com' },
-      expected: { ok: true, origin: 'https://hooks.example.com', path: '/', servername: 'hooks.example.com' },
+      expected: { ok: true, origin: 'https://hooks.example.com', path: '/', servername: 'hooks.example.com', url: 'https://hooks.example.com/', hostPort: 'hooks.example.com:443' },
     },
     {
       name: 'http to 127.0.0.1 is the loopback extension',
       target: { kind: 'url' as const, url: 'http://127.0.0.1:9000/allow' },
-      expected: { ok: true, origin: 'http://127.0.0.1:9000', path: '/allow', servername: '127.0.0.1' },
+      expected: { ok: true, origin: 'http://127.0.0.1:9000', path: '/allow', servername: '127.0.0.1', url: 'http://127.0.0.1:9000/allow', hostPort: '127.0.0.1:9000' },
     },
     {
       name: 'http to [::1] is allowed',
       target: { kind: 'url' as const, url: 'http://[::1]:9000/allow' },
-      expected: { ok: true, origin: 'http://[::1]:9000', path: '/allow', servername: '::1' },
+      expected: { ok: true, origin: 'http://[::1]:9000', path: '/allow', servername: '::1', url: 'http://[::1]:9000/allow', hostPort: '[::1]:9000' },
     },
     {
       name: 'service reference resolves like the apiserver',
       target: { kind: 'service' as const, namespace: 'cert-manager', name: 'cert-manager-webhook', path: '/mutate', port: 10250 },
-      expected: { ok: true, origin: 'https://cert-manager-webhook.cert-manager.svc:10250', path: '/mutate', servername: 'cert-manager-webhook.cert-manager.svc' },
+      expected: { ok: true, origin: 'https://cert-manager-webhook.cert-manager.svc:10250', path: '/mutate', servername: 'cert-manager-webhook.cert-manager.svc', url: 'https://cert-manager-webhook.cert-manager.svc:10250/mutate', hostPort: 'cert-manager-webhook.cert-manager.svc:10250' },
     },
     {
       name: 'service reference with default port and path',
       target: { kind: 'service' as const, namespace: 'ns', name: 'svc', path: '/', port: 443 },
-      expected: { ok: true, origin: 'https://svc.ns.svc', path: '/', servername: 'svc.ns.svc' },
+      expected: { ok: true, origin: 'https://svc.ns.svc', path: '/', servername: 'svc.ns.svc', url: 'https://svc.ns.svc:443/', hostPort: 'svc.ns.svc:443' },
+    },
+    {
+      name: 'an explicit default port stays in the printed url, as Go prints it',
+      target: { kind: 'url' as const, url: 'https://127.0.0.1:443/validate' },
+      expected: { ok: true, origin: 'https://127.0.0.1', path: '/validate', servername: '127.0.0.1', url: 'https://127.0.0.1:443/validate', hostPort: '127.0.0.1:443' },
     },
     {
       name: 'plain http to a remote host is refused',
@@ -54,10 +59,13 @@ describe('resolveHookEndpoint', () => {
     if (expected.ok) {
       expect(result.ok).toBe(true);
       if (result.ok) {
-        expect({ origin: result.endpoint.origin, path: result.endpoint.path, servername: result.endpoint.servername }).toEqual({
+        const { origin, path, servername, url, hostPort } = result.endpoint;
+        expect({ origin, path, servername, url, hostPort }).toEqual({
           origin: expected.origin,
           path: expected.path,
           servername: expected.servername,
+          url: expected.url,
+          hostPort: expected.hostPort,
         });
       }
     } else {

@@ -10,8 +10,10 @@ export interface HookEndpoint {
   readonly origin: string;
   /** Path (and the url's own query, which validation normally forbids) without `?timeout=`. */
   readonly path: string;
-  /** The URL as the apiserver prints it in errors, without `?timeout=`. */
+  /** The URL as the apiserver prints it in errors, without `?timeout=`: the port as written (`:443` kept). */
   readonly url: string;
+  /** `host:port` as Go's dialer names it in errors (the scheme's default port filled in). */
+  readonly hostPort: string;
   readonly secure: boolean;
   /** TLS server name for certificate verification (the URL's host name). */
   readonly servername: string;
@@ -30,6 +32,9 @@ export function resolveHookEndpoint(target: Exclude<HookTarget, { kind: 'plugin'
   return endpointFromUrl(target.url, target.caBundle ?? '');
 }
 
+/** The authority of an absolute URL, as written (webhook URLs carry no user info). */
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+
 function endpointFromUrl(raw: string, caBundle: string): EndpointResult {
   let parsed: URL;
   try {
@@ -45,12 +50,15 @@ function endpointFromUrl(raw: string, caBundle: string): EndpointResult {
     return { ok: false, error: `plain http is allowed only to loopback addresses, not "${parsed.hostname}"` };
   }
   const path = `${parsed.pathname || '/'}${parsed.search}`;
+  // WHATWG URLs drop a default port (`https://x:443` → `https://x`); Go prints the host as written.
+  const authority = AUTHORITY.exec(raw)?.[1] ?? parsed.host;
   return {
     ok: true,
     endpoint: {
       origin: parsed.origin,
       path,
-      url: raw,
+      url: `${parsed.protocol}//${authority}${path}`,
+      hostPort: `${parsed.hostname}:${parsed.port || (secure ? '443' : '80')}`,
       secure,
       servername: parsed.hostname.replace(/^\[|\]$/g, ''),
       caBundle,

@@ -38,14 +38,18 @@ export async function dryRunReview(configuration: LoadedConfiguration, request: 
   try {
     await state.apply(1, configuration);
     const current = state.current();
-    const env = (): ChainEnv => ({
-      invoke: routeByTarget({ plugin: pluginInvoker(current.plugins, { now }), bridge: bridge.invoke }),
-      namespaces: current.namespaces,
-      now,
-      newUid: randomUUID,
-      deadline: computeRequestBudget(now(), timeoutParam, current.budget).deadline,
-      signal: new AbortController().signal,
-    });
+    const env = (): ChainEnv => {
+      const budget = computeRequestBudget(now(), timeoutParam, current.budget);
+      return {
+        invoke: routeByTarget({ plugin: pluginInvoker(current.plugins, { now }), bridge: bridge.invoke }),
+        namespaces: current.namespaces,
+        now,
+        newUid: randomUUID,
+        deadline: budget.deadline,
+        apiserverDeadline: budget.apiserverDeadline,
+        signal: new AbortController().signal,
+      };
+    };
     const mutating = await runMutating(current.hooks, request, env());
     if (!mutating.allowed) return { mutating, finalObject: request.object };
     const finalObject = mutating.patch && request.object != null ? patchedObject(request.object, mutating) : request.object;

@@ -46,7 +46,7 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext) {
     if (budget.problem !== undefined) request.log.warn({ uid: admission.uid, problem: budget.problem }, 'ignoring an unusable ?timeout= parameter');
     const direct = pluginInvoker(state.plugins, { now: ctx.now, received: { bytes: request.body.bytes, form: 'review', request: admission } });
     const plugin = state.guardPlugins === undefined ? direct : state.guardPlugins(direct);
-    const env: ChainEnv = { invoke: routeByTarget({ plugin, bridge: ctx.bridge }), namespaces: state.namespaces, now: ctx.now, newUid: ctx.newUid, deadline: budget.deadline, signal: abortOnHangUp(reply) };
+    const env: ChainEnv = { invoke: routeByTarget({ plugin, bridge: ctx.bridge }), namespaces: state.namespaces, now: ctx.now, newUid: ctx.newUid, deadline: budget.deadline, apiserverDeadline: budget.apiserverDeadline, signal: abortOnHangUp(reply) };
     const outcome = await RUN[phase](state.hooks, admission, env);
     const elapsed = ctx.now() - started;
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);

@@ -40,7 +40,7 @@ export async function callHook(input: CallInput, env: ChainEnv): Promise<CallRes
   if (dryRun.kind === 'failure') return { kind: 'failure', failure: dryRun.failure };
   if (hook.reviewVersion === null) return { kind: 'failure', failure: noKnownVersionFailure() };
   if (env.signal.aborted) return { kind: 'failure', failure: cancelledFailure(hook) };
-  const timing = computeHookDeadline(env.now(), hook.timeoutSeconds, env.deadline);
+  const timing = computeHookDeadline(env.now(), hook.timeoutSeconds, env.deadline, env.apiserverDeadline);
   if (timing.remainingMs <= 0) return { kind: 'failure', failure: deadlineExceededFailure(hook) };
 
   const hookRequest: AdmissionRequest = { ...request, uid: env.newUid() };

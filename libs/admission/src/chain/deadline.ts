@@ -9,6 +9,10 @@
  * request deadline is the tighter one it rounds the remaining time *up* to whole seconds (up to
  * ~1 s of time that does not exist). 10 % of the usual 10 s is 1 s, which covers that rounding;
  * 300 ms keeps short timeouts safe against event-loop stalls on a busy 2-core control plane.
+ *
+ * The margin is enforced, not advertised: each hook is told in its own `?timeout=` what the
+ * apiserver would tell it (the time left until min(its timeoutSeconds, the apiserver's deadline)),
+ * so that a hook sees the same `10s`, `5s`, `8s` sequence as behind the apiserver's dispatcher.
  */
 import type { Result } from '../result.js';
 import { ok, err } from '../result.js';
@@ -30,6 +34,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export interface RequestBudget {
   /** Absolute end of the budget (ms, same clock as `now`): ChainEnv.deadline. */
   readonly deadline: number;
+  /** When the apiserver gives up (now + its timeout, no margin): ChainEnv.apiserverDeadline. */
+  readonly apiserverDeadline: number;
   /** The apiserver's timeout as understood (ms). */
   readonly timeoutMs: number;
   readonly marginMs: number;
@@ -61,27 +67,34 @@ export function computeRequestBudget(
     }
   }
   const marginMs = Math.min(Math.max(minMargin, ratio * timeoutMs), timeoutMs / 2);
-  const budget: RequestBudget = { deadline: now + timeoutMs - marginMs, timeoutMs, marginMs, source };
+  const budget: RequestBudget = { deadline: now + timeoutMs - marginMs, apiserverDeadline: now + timeoutMs, timeoutMs, marginMs, source };
   return problem === undefined ? budget : { ...budget, problem };
 }
 
 export interface HookDeadline {
-  /** Absolute deadline of this call: min(now + timeoutSeconds, request deadline). */
+  /** Absolute deadline of this call, enforced: min(now + timeoutSeconds, request budget). */
   readonly deadline: number;
   /** ms left; ≤ 0 when the request budget is already spent. */
   readonly remainingMs: number;
-  /** The `?timeout=` seconds for the call: remaining time rounded up; 0 when nothing remains. */
+  /**
+   * The `?timeout=` seconds the call is told: the time until min(now + timeoutSeconds, the apiserver's
+   * deadline), rounded up, as the apiserver computes it; 0 when nothing remains.
+   */
   readonly timeoutSeconds: number;
 }
 
-/** Per-call deadline (§11): a hook never gets more than its timeoutSeconds nor more than the request has left. */
-export function computeHookDeadline(now: number, hookTimeoutSeconds: number, requestDeadline: number): HookDeadline {
-  const deadline = Math.min(now + hookTimeoutSeconds * 1000, requestDeadline);
-  const remainingMs = deadline - now;
+/**
+ * Per-call deadline (§11): a hook never gets more than its timeoutSeconds nor more than the request has
+ * left. `apiserverDeadline` (default: the budget) is the deadline without Hookgate's safety margin.
+ */
+export function computeHookDeadline(now: number, hookTimeoutSeconds: number, requestDeadline: number, apiserverDeadline = requestDeadline): HookDeadline {
+  const own = now + hookTimeoutSeconds * 1000;
+  const deadline = Math.min(own, requestDeadline);
+  const toldMs = Math.min(own, Math.max(apiserverDeadline, requestDeadline)) - now;
   // Whole microseconds first: with a fractional clock (performance.now) (now + 2000) - now can be
   // 2000.0000000002, which must still read `2s`, as Go's integer durations do.
-  const remainingUs = Math.round(remainingMs * 1000);
-  return { deadline, remainingMs, timeoutSeconds: remainingUs > 0 ? Math.ceil(remainingUs / 1_000_000) : 0 };
+  const toldUs = Math.round(toldMs * 1000);
+  return { deadline, remainingMs: deadline - now, timeoutSeconds: toldUs > 0 ? Math.ceil(toldUs / 1_000_000) : 0 };
 }
 
 /** Go's Duration is an int64 of nanoseconds (2^63 − 1, as a float). */

@@ -67,8 +67,13 @@ export interface ChainEnv {
   now(): number;
   /** A fresh uid for each hook call (crypto.randomUUID in the gateway). */
   newUid(): string;
-  /** Absolute end of the request budget (ms, same clock): ?timeout= minus the safety margin. */
+  /** Absolute end of the request budget (ms, same clock): ?timeout= minus the safety margin. Enforced. */
   readonly deadline: number;
+  /**
+   * When the apiserver itself gives up (?timeout= without the margin). Hooks are told in their own
+   * `?timeout=` the time left until it, as the apiserver would tell them; default `deadline`.
+   */
+  readonly apiserverDeadline?: number;
   /** Aborted when the apiserver hung up; passed to every invocation. */
   readonly signal: AbortSignal;
 }

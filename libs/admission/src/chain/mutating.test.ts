@@ -59,7 +59,8 @@ describe('runMutating: the calls it makes', () => {
       clock.advance(1000);
       return allowAnswer;
     });
-    const env = { ...buildTestEnv({ invoke: invoker.invoke, clock }), deadline: clock.now() + 10_000 };
+    // ?timeout=10s: hooks are told what the apiserver would tell them; the 1 s safety margin is only enforced.
+    const env = buildTestEnv({ invoke: invoker.invoke, clock, timeout: '10s' });
     const set = hooksOf([
       { name: 'a.example.com', behaviour: 'noop', timeoutSeconds: 20 },
       { name: 'b.example.com', behaviour: 'noop', timeoutSeconds: 5 },
@@ -67,7 +68,7 @@ describe('runMutating: the calls it makes', () => {
     ]);
     await runMutating(set, buildTestRequest(), env);
     expect(invoker.calls.map((c) => c.timeoutSeconds)).toEqual([10, 5, 8]);
-    expect(invoker.calls.map((c) => c.deadline - 1_000_000)).toEqual([10_000, 6_000, 10_000]);
+    expect(invoker.calls.map((c) => c.deadline - 1_000_000)).toEqual([9_000, 6_000, 9_000]);
   });
 
   it('fails a hook whose budget is already spent without calling it, then answers 504 after failing open', async () => {

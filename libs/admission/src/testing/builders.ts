@@ -10,7 +10,7 @@ import type { ChainEnv, HookInvoker, NamespaceLookup } from '../chain/invoker.js
 import type { HookSet } from '../match/index.js';
 import { compileHooks } from '../match/index.js';
 import { formatConfigurationErrors, parseWebhookConfiguration } from '../config/index.js';
-import { computeRequestBudget } from '../chain/deadline.js';
+import { computeRequestBudget, type RequestBudget } from '../chain/deadline.js';
 import type { TestClock } from './test-clock.js';
 import { createTestClock } from './test-clock.js';
 
@@ -193,8 +193,12 @@ export function buildTestEnv(options: TestEnvOptions): ChainEnv & { readonly clo
     namespaces: options.namespaces ?? staticNamespaces(DEFAULT_TEST_NAMESPACES),
     now: () => clock.now(),
     newUid: () => `call-${++uid}`,
-    deadline: computeRequestBudget(clock.now(), options.timeout ?? '10s').deadline,
+    ...budgetOf(computeRequestBudget(clock.now(), options.timeout ?? '10s')),
     signal: options.signal ?? new AbortController().signal,
     clock,
   };
+}
+
+function budgetOf(budget: RequestBudget): Pick<ChainEnv, 'deadline' | 'apiserverDeadline'> {
+  return { deadline: budget.deadline, apiserverDeadline: budget.apiserverDeadline };
 }
