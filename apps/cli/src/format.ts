@@ -33,6 +33,8 @@ function formatEvent(event: TraceEvent): string {
       return `- ${event.hook}${round}: skipped (${event.reason})`;
     case 'reject':
       return `✗ ${event.hook}${round}: rejected before the call (${event.reason}, ${event.code})`;
+    case 'conditions':
+      return `  ${event.hook}${round}: matchConditions evaluated in ${event.durationMs.toFixed(1)} ms${event.errors > 0 ? `, ${event.errors} failed to evaluate` : ''}`;
     case 'call': {
       const failure = event.failure ? `: ${event.failure.message}` : '';
       return `${event.outcome === 'allowed' || event.outcome === 'failed-open' ? '✓' : '✗'} ${event.hook}${round}: ${event.outcome}${event.mutated ? ', mutated' : ''} in ${event.durationMs.toFixed(1)} ms${failure}`;

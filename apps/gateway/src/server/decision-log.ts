@@ -30,6 +30,8 @@ function describeEvent(event: TraceEvent): Record<string, unknown> {
       return { hook: event.hook, round: event.round, skipped: event.reason };
     case 'reject':
       return { hook: event.hook, round: event.round, rejected: event.reason, code: event.code };
+    case 'conditions':
+      return { hook: event.hook, round: event.round, matchConditionErrors: event.errors, ms: round(event.durationMs) };
     case 'call':
       return {
         hook: event.hook,
@@ -45,7 +47,7 @@ function describeEvent(event: TraceEvent): Record<string, unknown> {
 
 function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
   // Most events are fine calls: nothing to log, nothing to allocate.
-  if (event.type === 'skip' || (event.type === 'call' && (event.outcome === 'allowed' || event.outcome === 'denied'))) return;
+  if (event.type === 'skip' || event.type === 'conditions' || (event.type === 'call' && (event.outcome === 'allowed' || event.outcome === 'denied'))) return;
   const where = { uid: summary.uid, phase: summary.phase, operation: summary.operation, resource: summary.resource, namespace: summary.namespace, name: summary.name };
   if (event.type === 'reject') {
     log.warn({ hook: event.hook, ...where, reason: event.reason, code: event.code }, 'request rejected before the hook was called');

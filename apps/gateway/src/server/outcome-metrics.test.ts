@@ -45,6 +45,15 @@ describe('recordOutcome', () => {
       ],
     },
     {
+      name: 'match conditions with two erroring expressions, evaluated in 3 ms',
+      event: { type: 'conditions', hook: 'h.example.com', round: 0, errors: 2, durationMs: 3 } as TraceEvent,
+      lines: [
+        'hookgate_match_condition_evaluation_errors_total{name="h.example.com",phase="validating",operation="CREATE"} 2',
+        'hookgate_match_condition_evaluation_seconds_count{name="h.example.com",phase="validating",operation="CREATE"} 1',
+        'hookgate_match_condition_evaluation_seconds_sum{name="h.example.com",phase="validating",operation="CREATE"} 0.003',
+      ],
+    },
+    {
       name: 'a false match condition',
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchCondition:only-pods' } as TraceEvent,
       lines: ['hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1'],

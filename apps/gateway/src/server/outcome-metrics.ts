@@ -82,13 +82,17 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
     return;
   }
   const base = { name: event.hook, phase: summary.phase, operation: summary.operation };
+  if (event.type === 'conditions') {
+    // Every erroring expression counts, also when a false one then skipped the hook.
+    if (event.errors > 0) metrics.matchConditionErrors.inc(base, event.errors);
+    metrics.matchConditionDuration.observe(base, event.durationMs / 1000);
+    return;
+  }
   if (event.type === 'skip') {
     if (event.reason.startsWith('matchCondition:')) metrics.matchConditionExclusions.inc(base);
-    if (event.reason === 'matchConditions:ignored-errors') metrics.matchConditionErrors.inc(base);
     return;
   }
   if (event.type === 'reject') {
-    if (event.reason === 'matchConditions') metrics.matchConditionErrors.inc(base);
     metrics.hookRejections.inc({ ...base, error_type: 'apiserver_internal_error', rejection_code: '0' });
     return;
   }

@@ -75,8 +75,9 @@ class MutatingRun {
   async runRound(hooks: readonly Hook[], round: 0 | 1): Promise<Status | undefined> {
     for (const hook of hooks) {
       const request = this.currentRequest();
-      const pending = shouldCallHook(hook, request, this.env.namespaces);
+      const pending = shouldCallHook(hook, request, this.env.namespaces, this.env.now);
       const decision = pending instanceof Promise ? await pending : pending;
+      if (decision.conditions !== undefined) this.recorder.event({ type: 'conditions', hook: hook.name, round, ...decision.conditions });
       if (decision.kind === 'reject') {
         this.recorder.event({ type: 'reject', hook: hook.name, round, reason: decision.reason, code: decision.status.code ?? 500 });
         return decision.status;

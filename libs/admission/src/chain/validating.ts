@@ -24,8 +24,9 @@ export async function runValidating(set: HookSet, request: AdmissionRequest, env
     if (isExemptRequest(request)) return recorder.allowed();
     const relevant: Hook[] = [];
     for (const hook of set.candidates('validating', request)) {
-      const pending = shouldCallHook(hook, request, env.namespaces);
+      const pending = shouldCallHook(hook, request, env.namespaces, env.now);
       const decision = pending instanceof Promise ? await pending : pending;
+      if (decision.conditions !== undefined) recorder.event({ type: 'conditions', hook: hook.name, round: 0, ...decision.conditions });
       if (decision.kind === 'reject') {
         recorder.event({ type: 'reject', hook: hook.name, round: 0, reason: decision.reason, code: decision.status.code ?? 500 });
         return recorder.denied(decision.status);

@@ -289,6 +289,35 @@ describe('shouldCallHook: match-condition rejection status (§9)', () => {
   });
 });
 
+describe('shouldCallHook: how the match conditions went (metrics)', () => {
+  const clockOf = (): (() => number) => {
+    let t = 0;
+    return () => (t += 2);
+  };
+  it.each([
+    ['all true: a call, no errors', [{ name: 't', expression: 'true' }], 'Fail', { kind: 'call', conditions: { errors: 0, durationMs: 2 } }],
+    [
+      'two erroring expressions under Fail: both counted',
+      [{ name: 'a', expression: "object.missing == 'x'" }, { name: 'b', expression: "object.other == 'y'" }],
+      'Fail',
+      { kind: 'reject', conditions: { errors: 2, durationMs: 2 } },
+    ],
+    [
+      'an error, then a false one: skipped, the error still counted',
+      [{ name: 'a', expression: "object.missing == 'x'" }, { name: 'f', expression: 'false' }],
+      'Fail',
+      { kind: 'skip', reason: 'matchCondition:f', conditions: { errors: 1, durationMs: 2 } },
+    ],
+  ] as const)('%s', (_name, matchConditions, failurePolicy, want) => {
+    const hook = hookOf({ rules: [pods], failurePolicy, matchConditions: [...matchConditions] });
+    expect(shouldCallHook(hook, pod(), namespaces, clockOf())).toMatchObject(want);
+  });
+
+  it('a hook without match conditions reports none', () => {
+    expect(shouldCallHook(hookOf({ rules: [pods] }), pod(), namespaces, clockOf())).toEqual({ kind: 'call' });
+  });
+});
+
 describe('shouldCallHook: sync vs async, patched objects', () => {
   it('returns a Promise only when the namespace lookup does', async () => {
     const hook = hookOf({ rules: [pods], namespaceSelector: { matchLabels: { env: 'prod' } } });
@@ -306,7 +335,7 @@ describe('shouldCallHook: sync vs async, patched objects', () => {
       matchConditions: [{ name: 'replicas', expression: 'object.spec.replicas > 1' }],
     });
     const request = pod({ object: { metadata: { labels: { app: 'web' } }, spec: { replicas: 2 } } });
-    expect(shouldCallHook(hook, request, namespaces)).toEqual({ kind: 'call' });
+    expect(shouldCallHook(hook, request, namespaces)).toMatchObject({ kind: 'call', conditions: { errors: 0 } });
     const patched: JsonValue = { metadata: { labels: { app: 'web' } }, spec: { replicas: 1 } };
     request.object = patched;
     expect(shouldCallHook(hook, request, namespaces)).toMatchObject({ kind: 'skip', reason: 'matchCondition:replicas' });

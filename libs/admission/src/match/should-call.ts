@@ -22,15 +22,21 @@ import { matchObjectSelector } from './object-selector.js';
 import { findMatchingRule } from './rules.js';
 import type { SelectorResult } from './selector-result.js';
 
+/** How a hook's matchConditions went, when it has any: erroring expressions and evaluation time (metrics). */
+export interface ConditionsEvaluated {
+  readonly errors: number;
+  readonly durationMs: number;
+}
+
 export type ShouldCall =
-  | { readonly kind: 'call' }
+  | { readonly kind: 'call'; readonly conditions?: ConditionsEvaluated }
   /**
    * reason: 'namespaceSelector' | 'objectSelector' | 'rules' | 'matchCondition:<name>' |
-   * 'matchConditions:ignored-errors'. matchConditionErrors counts erroring expressions (metrics).
+   * 'matchConditions:ignored-errors'. conditions: how the matchConditions went (metrics).
    */
-  | { readonly kind: 'skip'; readonly reason: string; readonly matchConditionErrors?: number }
+  | { readonly kind: 'skip'; readonly reason: string; readonly conditions?: ConditionsEvaluated }
   /** reason: 'namespaceSelector' | 'objectSelector' | 'matchConditions'. */
-  | { readonly kind: 'reject'; readonly status: Status; readonly reason: string; readonly matchConditionErrors?: number };
+  | { readonly kind: 'reject'; readonly status: Status; readonly reason: string; readonly conditions?: ConditionsEvaluated };
 
 const CALL: ShouldCall = Object.freeze({ kind: 'call' });
 const skip = (reason: string): ShouldCall => ({ kind: 'skip', reason });
@@ -51,44 +57,49 @@ function activationFor(request: AdmissionRequest): CelActivation {
   return activation;
 }
 
-function checkMatchConditions(hook: Hook, request: AdmissionRequest): ShouldCall {
+function checkMatchConditions(hook: Hook, request: AdmissionRequest, now: (() => number) | undefined): ShouldCall {
   if (hook.matchConditions.length === 0) return CALL;
+  const started = now?.() ?? 0;
   const result = evaluateMatchConditions(hook.matchConditions, activationFor(request), hook.failurePolicy);
-  const errors = result.kind === 'match' ? 0 : result.errors.length;
-  const counted = errors > 0 ? { matchConditionErrors: errors } : {};
+  const conditions: ConditionsEvaluated = {
+    errors: result.kind === 'match' ? 0 : result.errors.length,
+    durationMs: now === undefined ? 0 : Math.max(0, now() - started),
+  };
   switch (result.kind) {
     case 'match':
-      return CALL;
+      return { kind: 'call', conditions };
     case 'skip':
       return {
         kind: 'skip',
         reason: result.condition !== undefined ? `matchCondition:${result.condition}` : 'matchConditions:ignored-errors',
-        ...counted,
+        conditions,
       };
     case 'error': {
       const resource = { group: request.resource.group, resource: request.resource.resource };
       const status = forbiddenStatus(resource, request.name ?? '', result.message);
-      return { kind: 'reject', status, reason: 'matchConditions', ...counted };
+      return { kind: 'reject', status, reason: 'matchConditions', conditions };
     }
   }
 }
 
-function afterNamespace(hook: Hook, request: AdmissionRequest, ns: SelectorResult): ShouldCall {
+function afterNamespace(hook: Hook, request: AdmissionRequest, ns: SelectorResult, now: (() => number) | undefined): ShouldCall {
   if (!ns.matches && ns.error === undefined) return SKIP_NAMESPACE;
   const obj = matchObjectSelector(hook.objectSelector, request);
   if (!obj.matches && obj.error === undefined) return SKIP_OBJECT;
   if (findMatchingRule(hook.rules, request) < 0) return SKIP_RULES;
   if (!ns.matches && ns.error !== undefined) return { kind: 'reject', status: ns.error, reason: 'namespaceSelector' };
   if (!obj.matches && obj.error !== undefined) return { kind: 'reject', status: obj.error, reason: 'objectSelector' };
-  return checkMatchConditions(hook, request);
+  return checkMatchConditions(hook, request, now);
 }
 
+/** `now` (the chain's clock) times the matchConditions' evaluation. */
 export function shouldCallHook(
   hook: Hook,
   request: AdmissionRequest,
   namespaces: NamespaceLookup,
+  now?: () => number,
 ): ShouldCall | Promise<ShouldCall> {
   const ns = matchNamespaceSelector(hook.namespaceSelector, request, namespaces);
-  if (ns instanceof Promise) return ns.then((result) => afterNamespace(hook, request, result));
-  return afterNamespace(hook, request, ns);
+  if (ns instanceof Promise) return ns.then((result) => afterNamespace(hook, request, result, now));
+  return afterNamespace(hook, request, ns, now);
 }
