@@ -9,12 +9,13 @@
  *   authorizer          declared; evaluating a check is an error (cel-authorizer.ts)
  * Options as in the Kubernetes base environment: optional types on, homogeneous aggregate literals.
  * Gaps: no cost limits (cel-go cost accounting), error texts are cel-js's (lower-cased), extra
- * libraries listed in cel-library.ts.
+ * libraries listed in cel-library.ts (url, ip/cidr and semver are in cel-library-types.ts).
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { registerAuthorizer } from './cel-authorizer.js';
 import { registerKubernetesLibraries } from './cel-library.js';
+import { registerKubernetesTypeLibraries } from './cel-library-types.js';
 
 function buildEnvironment(): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true })
@@ -45,6 +46,7 @@ function buildEnvironment(): Environment {
     .registerVariable('request', 'kubernetes.AdmissionRequest');
   registerAuthorizer(env);
   registerKubernetesLibraries(env);
+  registerKubernetesTypeLibraries(env);
   return env;
 }
 
