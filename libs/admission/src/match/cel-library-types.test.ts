@@ -45,6 +45,23 @@ describe('Kubernetes CEL type libraries (each expression must be true)', () => {
     ['semver equality ignores build metadata', "semver('1.0.0+a') == semver('1.0.0+b')"],
     ['isSemver strict', "isSemver('1.2.3-alpha.1+build') && !isSemver('v1.2.3') && !isSemver('1.2') && !isSemver('01.2.3')"],
     ['isSemver normalized', "isSemver('v1.2', true) && semver('v01.2', true) == semver('1.2.0')"],
+    // quantity
+    ['quantity equality across suffixes', "quantity('1Gi') == quantity('1024Mi') && quantity('1') == quantity('1000m') && quantity('1k') == quantity('1e3')"],
+    ['quantity compare', "quantity('200M').isLessThan(quantity('1G')) && quantity('1Ki').isGreaterThan(quantity('1k')) && quantity('1Ki').compareTo(quantity('1024')) == 0"],
+    ['quantity arithmetic', "quantity('50k').add(20).compareTo(quantity('50020')) == 0 && quantity('1.5').sub(quantity('500m')) == quantity('1')"],
+    ['quantity sign', "quantity('-2').sign() == -1 && quantity('0').sign() == 0 && quantity('3m').sign() == 1"],
+    ['quantity integers', "quantity('50k').isInteger() && quantity('50k').asInteger() == 50000 && !quantity('1.5').isInteger() && !quantity('9999999999999999999').isInteger()"],
+    ['quantity float', "quantity('1.5').asApproximateFloat() == 1.5 && quantity('500m').asApproximateFloat() == 0.5"],
+    ['isQuantity', "isQuantity('1.5Gi') && isQuantity('+1') && isQuantity('.5') && !isQuantity('1.5.5') && !isQuantity('1K') && !isQuantity('') && !isQuantity('Gi')"],
+    ['quantity rounds up to nanos', "quantity('0.1n') == quantity('1n')"],
+    // format
+    ['format valid', "!format.dns1123Label().validate('my-name').hasValue() && !format.labelValue().validate('').hasValue()"],
+    ['format invalid', "format.dns1123Label().validate('My_Name').value().size() == 1"],
+    ['format message', "format.dns1123Subdomain().validate('-x').value()[0].startsWith('a lowercase RFC 1123 subdomain must consist of')"],
+    ['format named', "format.named('dns1035Label').hasValue() && !format.named('nope').hasValue() && format.named('uuid').value().validate('not-a-uuid').hasValue()"],
+    ['format prefix allows a trailing dash', "!format.dns1123LabelPrefix().validate('my-name-').hasValue() && format.dns1123Label().validate('my-name-').hasValue()"],
+    ['format date and datetime', "!format.date().validate('2024-02-29').hasValue() && format.date().validate('2023-02-29').hasValue() && !format.datetime().validate('2024-01-01T10:00:00Z').hasValue()"],
+    ['format uri and byte', "!format.uri().validate('https://example.com/').hasValue() && format.uri().validate('x').hasValue() && !format.byte().validate('aGk=').hasValue()"],
   ])('%s', (_name, expression) => {
     expect(evaluate(expression)).toBe(true);
   });
@@ -58,6 +75,9 @@ describe('Kubernetes CEL type libraries: conversion errors', () => {
     ["ip('::ffff:1.2.3.4')", 'IPv4-mapped IPv6 address is not allowed'],
     ["cidr('1.2.3.4')", 'network address parse error during conversion from string'],
     ["semver('v1.0.0')", 'could not parse semver'],
+    ["quantity('1.5.5')", 'quantities must match the regular expression'],
+    ["quantity('1K')", "unable to parse quantity's suffix"],
+    ["quantity('1.5').asInteger()", 'cannot convert value to integer'],
   ])('%s', (expression, message) => {
     let error: unknown;
     try {

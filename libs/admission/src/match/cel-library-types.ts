@@ -6,9 +6,12 @@
  *   CIDR    cidr, isCIDR, containsIP, containsCIDR, ip, masked, prefixLength, string(cidr)
  *   semver  semver, isSemver (both with the optional normalize flag), major, minor, patch,
  *           compareTo, isGreaterThan, isLessThan (parsing by the `semver` package, strict mode)
+ *   quantity  quantity, isQuantity, sign, isInteger, asInteger, asApproximateFloat, add, sub,
+ *           compareTo, isGreaterThan, isLessThan (cel-quantity.ts)
+ *   format  format.<name>(), format.named(name), <format>.validate(s) (cel-format.ts)
  * Values of these types compare with == (and so !=) as in cel-go.
  */
-import type { Environment } from '@marcbachmann/cel-js';
+import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { SemVer } from 'semver';
 import {
   KubeCidr,
@@ -26,6 +29,18 @@ import {
   parseKubeIp,
   type Parsed,
 } from './cel-ip.js';
+import { KUBE_FORMATS, KubeFormat } from './cel-format.js';
+import {
+  KubeQuantity,
+  addQuantities,
+  compareQuantities,
+  negateQuantity,
+  parseKubeQuantity,
+  quantityAsFloat,
+  quantityAsInt64,
+  quantityOfInt,
+  quantitySign,
+} from './cel-quantity.js';
 import { KubeUrl, isKubeUrl, parseKubeUrl, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 
 /** Thrown by library functions; the evaluator reports `error.message` as the CEL error text. */
@@ -48,8 +63,9 @@ function queryOf(u: KubeUrl): Record<string, string[]> {
   return out;
 }
 
-/** Receiver of `ip.isCanonical(...)` (cel-js models namespaces as typed constants). */
+/** Receivers of `ip.isCanonical(...)` and `format.<name>()` (cel-js models namespaces as typed constants). */
 class CelIpNamespace {}
+class CelFormatNamespace {}
 
 const toIp = (s: string): KubeIp => valueOf(parseKubeIp(s));
 const toCidr = (s: string): KubeCidr => valueOf(parseKubeCidr(s));
@@ -80,6 +96,18 @@ function normalizeSemver(s: string): string {
 }
 
 const toSemver = (s: string, normalize = false): SemVer => valueOf(parseSemver(s, normalize));
+
+function toQuantity(s: string): KubeQuantity {
+  const parsed = parseKubeQuantity(s);
+  if (!parsed.ok) throw new CelTypeLibraryError(parsed.error);
+  return parsed.value;
+}
+
+function asInteger(q: KubeQuantity): bigint {
+  const value = quantityAsInt64(q);
+  if (value === undefined) throw new CelTypeLibraryError('cannot convert value to integer');
+  return value;
+}
 
 export function registerKubernetesTypeLibraries(env: Environment): Environment {
   env
@@ -132,6 +160,32 @@ export function registerKubernetesTypeLibraries(env: Environment): Environment {
     .registerFunction('kubernetes.Semver.compareTo(kubernetes.Semver): int', (a: SemVer, b: SemVer) => BigInt(a.compare(b)))
     .registerFunction('kubernetes.Semver.isGreaterThan(kubernetes.Semver): bool', (a: SemVer, b: SemVer) => a.compare(b) > 0)
     .registerFunction('kubernetes.Semver.isLessThan(kubernetes.Semver): bool', (a: SemVer, b: SemVer) => a.compare(b) < 0)
-    .registerOperator('kubernetes.Semver == kubernetes.Semver', (a: SemVer, b: SemVer) => a.compare(b) === 0);
+    .registerOperator('kubernetes.Semver == kubernetes.Semver', (a: SemVer, b: SemVer) => a.compare(b) === 0)
+
+    .registerType('kubernetes.Quantity', KubeQuantity)
+    .registerFunction('quantity(string): kubernetes.Quantity', toQuantity)
+    .registerFunction('isQuantity(string): bool', (s: string) => parseKubeQuantity(s).ok)
+    .registerFunction('kubernetes.Quantity.sign(): int', (q: KubeQuantity) => BigInt(quantitySign(q)))
+    .registerFunction('kubernetes.Quantity.isInteger(): bool', (q: KubeQuantity) => quantityAsInt64(q) !== undefined)
+    .registerFunction('kubernetes.Quantity.asInteger(): int', asInteger)
+    .registerFunction('kubernetes.Quantity.asApproximateFloat(): double', quantityAsFloat)
+    .registerFunction('kubernetes.Quantity.add(kubernetes.Quantity): kubernetes.Quantity', addQuantities)
+    .registerFunction('kubernetes.Quantity.add(int): kubernetes.Quantity', (q: KubeQuantity, n: bigint) => addQuantities(q, quantityOfInt(n)))
+    .registerFunction('kubernetes.Quantity.sub(kubernetes.Quantity): kubernetes.Quantity', (a: KubeQuantity, b: KubeQuantity) => addQuantities(a, negateQuantity(b)))
+    .registerFunction('kubernetes.Quantity.sub(int): kubernetes.Quantity', (q: KubeQuantity, n: bigint) => addQuantities(q, quantityOfInt(-n)))
+    .registerFunction('kubernetes.Quantity.compareTo(kubernetes.Quantity): int', (a: KubeQuantity, b: KubeQuantity) => BigInt(compareQuantities(a, b)))
+    .registerFunction('kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool', (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) > 0)
+    .registerFunction('kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool', (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) < 0)
+    .registerOperator('kubernetes.Quantity == kubernetes.Quantity', (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) === 0)
+
+    .registerType('kubernetes.Format', KubeFormat)
+    .registerType('kubernetes.FormatNamespace', CelFormatNamespace)
+    .registerConstant('format', 'kubernetes.FormatNamespace', new CelFormatNamespace())
+    .registerFunction('kubernetes.FormatNamespace.named(string): optional<kubernetes.Format>', (_: unknown, name: string) => Optional.of(KUBE_FORMATS.get(name)))
+    .registerFunction('kubernetes.Format.validate(string): optional<list<string>>', (f: KubeFormat, value: string) => {
+      const problems = f.validate(value);
+      return problems.length === 0 ? Optional.none() : Optional.of(problems);
+    });
+  for (const [name, format] of KUBE_FORMATS) env.registerFunction(`kubernetes.FormatNamespace.${name}(): kubernetes.Format`, () => format);
   return env;
 }

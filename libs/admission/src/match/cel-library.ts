@@ -9,8 +9,8 @@
  *     slice, flatten, distinct, reverse
  *   regex (k8s library.Regex): find, findAll (RE2 flag groups like `(?i)` are translated)
  *   sets (cel-go ext.Sets): sets.contains, sets.equivalent, sets.intersects
- * url, ip/cidr and semver, which bring their own types, are in cel-library-types.ts.
- * Missing (documented gaps): quantity, format, strings.quote, string.format, two-variable
+ * url, ip/cidr, semver, quantity and format, which bring their own types, are in cel-library-types.ts.
+ * Missing (documented gaps): strings.quote, string.format, two-variable
  * comprehensions, math ext, uint arguments to the list functions; `matches` keeps ECMAScript
  * regex semantics (cel-js owns that overload), so RE2-only syntax there is an evaluation error.
  */

@@ -9,7 +9,7 @@
  *   authorizer          declared; evaluating a check is an error (cel-authorizer.ts)
  * Options as in the Kubernetes base environment: optional types on, homogeneous aggregate literals.
  * Gaps: no cost limits (cel-go cost accounting), error texts are cel-js's (lower-cased), extra
- * libraries listed in cel-library.ts (url, ip/cidr and semver are in cel-library-types.ts).
+ * libraries listed in cel-library.ts (url, ip/cidr, semver, quantity and format are in cel-library-types.ts).
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
