@@ -1,8 +1,9 @@
 /**
- * gRPC micro-benchmark: what one hook call costs the gateway, unary Admit vs the multiplexed
- * AdmitStream, with the request re-encoded per call vs the received bytes forwarded (+ patch).
- * The plugin (an SDK no-op) runs in a child process on a unix socket, so the CPU figures are the
- * gateway side's alone.
+ * gRPC micro-benchmark: what one hook call costs the gateway and the plugin, unary Admit vs the
+ * multiplexed AdmitStream, with the request re-encoded per call vs the received bytes forwarded
+ * (+ patch), and a handler that reads only metadata vs one that reads the object (the SDK parses the
+ * forwarded review only then). The plugin (SDK) runs in a child process on a unix socket; its CPU
+ * is read from /proc.
  *
  *   node --import tsx tools/bench/grpc-micro.ts [--calls 20000] [--concurrency 32] [--object-kb 8] [--runs 3]
  *   (or: npm run bench:grpc-micro -w tools/bench -- --runs 3)
@@ -19,6 +20,7 @@ import { parseArgs } from 'node:util';
 import type { AdmissionRequest, Hook, HookCall, PatchOperation } from '@hookgate/admission';
 import { definePlugin, servePlugin } from '@hookgate/plugin-sdk';
 import { createPluginClient, pluginInvoker } from '@hookgate/gateway';
+import { processCpuMs } from './src/load/proc-cpu.js';
 
 type PluginClient = ReturnType<typeof createPluginClient>;
 type ReceivedRequest = NonNullable<NonNullable<Parameters<typeof pluginInvoker>[1]>['received']>;
@@ -64,11 +66,14 @@ interface Scenario {
   readonly client: PluginClient;
   readonly received: ReceivedRequest | undefined;
   readonly patch: readonly PatchOperation[];
+  /** The plugin's hook: a no-op, or one that reads the object (and so parses the request). */
+  readonly hook: Hook;
 }
 
 interface Result {
   readonly perSecond: number;
   readonly cpuMicrosPerCall: number;
+  readonly pluginCpuMicrosPerCall: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly serialP50Ms: number;
@@ -94,17 +99,18 @@ async function runBenchmark(): Promise<void> {
     const received: ReceivedRequest = { bytes: body, form: 'review', request };
     const patch: PatchOperation[] = [{ op: 'add', path: '/metadata/labels/team', value: 'core' }];
     const scenarios: Scenario[] = [
-      { name: 'unary, request encoded per call', client: unary, received: undefined, patch: [] },
-      { name: 'stream, request encoded per call', client: stream, received: undefined, patch: [] },
-      { name: 'stream, received bytes forwarded', client: stream, received, patch: [] },
-      { name: 'stream, received bytes + patch', client: stream, received, patch },
+      { name: 'unary, request encoded per call', client: unary, received: undefined, patch: [], hook },
+      { name: 'stream, request encoded per call', client: stream, received: undefined, patch: [], hook },
+      { name: 'stream, received bytes forwarded', client: stream, received, patch: [], hook },
+      { name: 'stream, received bytes + patch', client: stream, received, patch, hook },
+      { name: 'stream, forwarded, handler reads object', client: stream, received, patch: [], hook: readingHook },
     ];
     console.log(`grpc-micro: ${calls} calls x ${runs} runs, concurrency ${concurrency}, request ${(Buffer.byteLength(JSON.stringify(request)) / 1024).toFixed(1)} KiB, node ${process.version}, ${os.cpus().length} CPUs`);
     const results = new Map<string, Result>();
     for (const scenario of scenarios) {
-      await measure(scenario, request, 2000, concurrency); // warm-up: JIT, channel, stream
+      await measure(scenario, request, 2000, concurrency, child.pid ?? 0); // warm-up: JIT, channel, stream
       const samples: Result[] = [];
-      for (let r = 0; r < runs; r++) samples.push(await measure(scenario, request, calls, concurrency));
+      for (let r = 0; r < runs; r++) samples.push(await measure(scenario, request, calls, concurrency, child.pid ?? 0));
       results.set(scenario.name, medianOf(samples));
     }
     printTable(results);
@@ -118,14 +124,15 @@ async function runBenchmark(): Promise<void> {
 }
 
 const hook = { uid: 'bench/noop/0', name: 'noop', phase: 'validating', configurationName: 'bench', index: 0, target: { kind: 'plugin', plugin: 'bench' }, timeoutSeconds: 10 } as Partial<Hook> as Hook;
+const readingHook = { ...hook, uid: 'bench/reads-object/0', name: 'reads-object' } as Hook;
 const never = new AbortController().signal;
 
-async function measure(scenario: Scenario, request: AdmissionRequest, calls: number, concurrency: number): Promise<Result> {
+async function measure(scenario: Scenario, request: AdmissionRequest, calls: number, concurrency: number, pluginPid: number): Promise<Result> {
   const invoke = pluginInvoker(new Map([['bench', scenario.client]]), { received: scenario.received });
   // The chain hands each call the object as patched so far; made once here, not per call.
   const object = scenario.patch.length === 0 ? request.object : patched(request);
   const makeCall = (i: number): HookCall => ({
-    hook,
+    hook: scenario.hook,
     request: { ...request, uid: `uid-${i}`, object },
     version: 'v1',
     round: 0,
@@ -136,6 +143,7 @@ async function measure(scenario: Scenario, request: AdmissionRequest, calls: num
   const latencies = new Float64Array(calls);
   let next = 0;
   const cpuBefore = process.cpuUsage();
+  const pluginBefore = processCpuMs(pluginPid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -150,6 +158,7 @@ async function measure(scenario: Scenario, request: AdmissionRequest, calls: num
   );
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
+  const pluginMs = processCpuMs(pluginPid) - pluginBefore;
   const serial = new Float64Array(Math.min(500, calls));
   for (let i = 0; i < serial.length; i++) {
     const t0 = performance.now();
@@ -161,6 +170,7 @@ async function measure(scenario: Scenario, request: AdmissionRequest, calls: num
   return {
     perSecond: (calls / elapsed) * 1000,
     cpuMicrosPerCall: (cpu.user + cpu.system) / calls,
+    pluginCpuMicrosPerCall: (pluginMs * 1000) / calls,
     p50Ms: latencies[Math.floor(calls * 0.5)]!,
     p99Ms: latencies[Math.floor(calls * 0.99)]!,
     serialP50Ms: serial[Math.floor(serial.length * 0.5)]!,
@@ -178,6 +188,7 @@ function medianOf(samples: Result[]): Result {
   return {
     perSecond: median((r) => r.perSecond),
     cpuMicrosPerCall: median((r) => r.cpuMicrosPerCall),
+    pluginCpuMicrosPerCall: median((r) => r.pluginCpuMicrosPerCall),
     p50Ms: median((r) => r.p50Ms),
     p99Ms: median((r) => r.p99Ms),
     serialP50Ms: median((r) => r.serialP50Ms),
@@ -190,6 +201,7 @@ function printTable(results: Map<string, Result>): void {
     scenario: name,
     'calls/s': Math.round(r.perSecond),
     'gateway CPU µs/call': Math.round(r.cpuMicrosPerCall),
+    'plugin CPU µs/call': Math.round(r.pluginCpuMicrosPerCall),
     'p50 ms (loaded)': r.p50Ms.toFixed(2),
     'p99 ms (loaded)': r.p99Ms.toFixed(2),
     'p50 ms (serial)': r.serialP50Ms.toFixed(3),
@@ -205,6 +217,8 @@ if (args.serve !== undefined) {
       name: 'bench',
       hooks: {
         noop: { phase: 'validating', validate: () => ({ allowed: true }) },
+        // Reads the object (so the SDK parses the request) and allows.
+        'reads-object': { phase: 'validating', validate: (req) => (req.object === undefined ? { allowed: false, message: 'no object' } : { allowed: true }) },
         'noop-mutate': { phase: 'mutating', mutate: () => undefined },
       },
     }),
