@@ -4,15 +4,17 @@
  * split, join, indexOf on strings, substring, matches, optional types, cel.bind) are not repeated.
  *
  * Added here:
- *   strings (cel-go ext.Strings): charAt, replace (2 and 3 args), reverse
+ *   strings (cel-go ext.Strings): charAt, replace (2 and 3 args), reverse, strings.quote, format
+ *     (verbs %s %d %f %e %b %o %x %X %%, with a precision for %f and %e)
  *   lists (k8s library.Lists + cel-go ext.Lists): isSorted, sum, min, max, indexOf, lastIndexOf,
  *     slice, flatten, distinct, reverse
  *   regex (k8s library.Regex): find, findAll (RE2 flag groups like `(?i)` are translated)
  *   sets (cel-go ext.Sets): sets.contains, sets.equivalent, sets.intersects
  * url, ip/cidr, semver, quantity and format, which bring their own types, are in cel-library-types.ts.
- * Missing (documented gaps): strings.quote, string.format, two-variable
- * comprehensions, math ext, uint arguments to the list functions; `matches` keeps ECMAScript
- * regex semantics (cel-js owns that overload), so RE2-only syntax there is an evaluation error.
+ * Two-variable comprehensions are in cel-comprehensions.ts.
+ * Missing (documented gaps): math ext, uint arguments to the list functions, the `%s` rendering
+ * of doubles in exponent form; `matches` keeps ECMAScript regex semantics (cel-js owns that
+ * overload), so RE2-only syntax there is an evaluation error.
  */
 import type { Environment } from '@marcbachmann/cel-js';
 
@@ -191,8 +193,109 @@ function findAll(s: string, pattern: string, limit: bigint): string[] {
   return out;
 }
 
-/** Receiver type of the `sets.` namespace functions (cel-js models namespaces as typed constants). */
+/** cel-go's strings.quote: a double-quoted CEL string literal. */
+function quote(s: string): string {
+  const escapes: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
+  let out = '"';
+  for (const c of s) out += escapes[c] ?? c;
+  return `${out}"`;
+}
+
+/** `%s` of a value, as cel-go's format prints it. */
+function formatString(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
+  if (v === null) return 'null';
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  if (Array.isArray(v)) return `[${v.map(formatString).join(', ')}]`;
+  if (isMap(v)) {
+    const entries = entriesOf(v).map(([k, x]) => [formatString(k), formatString(x)] as const);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${k}: ${x}`).join(', ')}}`;
+  }
+  return String(v);
+}
+
+function integerArg(v: unknown, verb: string): bigint {
+  if (typeof v === 'bigint') return v;
+  throw new CelLibraryError(`error during formatting: ${verb} clause can only be used on integers, was given ${typeof v === 'number' ? 'double' : typeof v}`);
+}
+
+function radix(v: unknown, base: number, verb: string, upper = false): string {
+  if (verb === 'x' || verb === 'X') {
+    const hex = (bytes: Uint8Array): string => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+    if (typeof v === 'string') return upper ? hex(new TextEncoder().encode(v)).toUpperCase() : hex(new TextEncoder().encode(v));
+    if (v instanceof Uint8Array) return upper ? hex(v).toUpperCase() : hex(v);
+  }
+  if (typeof v === 'boolean' && verb === 'b') return v ? '1' : '0';
+  const n = integerArg(v, verb);
+  const text = (n < 0n ? '-' : '') + (n < 0n ? -n : n).toString(base);
+  return upper ? text.toUpperCase() : text;
+}
+
+function fixedOrExponent(v: unknown, verb: 'f' | 'e', precision: number): string {
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  if (typeof n !== 'number') throw new CelLibraryError(`error during formatting: fixed-point clause can only be used on doubles, was given ${typeof v}`);
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
+  if (verb === 'f') return n.toFixed(precision);
+  // Go prints the exponent with at least two digits: 1.5e+00.
+  return n.toExponential(precision).replace(/e([+-])(\d)$/, (_match, sign: string, digit: string) => `e${sign}0${digit}`);
+}
+
+/** cel-go's string.format(list): `%s`, `%d`, `%f`, `%e`, `%b`, `%o`, `%x`, `%X`, `%%`. */
+function format(template: string, args: unknown[]): string {
+  let out = '';
+  let next = 0;
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i] as string;
+    if (c !== '%') {
+      out += c;
+      continue;
+    }
+    const spec = /^%(?:\.(\d+))?([a-zA-Z%])/.exec(template.slice(i));
+    if (spec === null) throw new CelLibraryError('error during formatting: unterminated format clause');
+    i += spec[0].length - 1;
+    const verb = spec[2] as string;
+    if (verb === '%') {
+      out += '%';
+      continue;
+    }
+    if (next >= args.length) throw new CelLibraryError(`index ${next} out of range`);
+    const arg = args[next++];
+    const precision = spec[1] === undefined ? 6 : Number(spec[1]);
+    switch (verb) {
+      case 's':
+        out += formatString(arg);
+        break;
+      case 'd':
+        out += String(integerArg(arg, 'decimal'));
+        break;
+      case 'f':
+      case 'e':
+        out += fixedOrExponent(arg, verb, precision);
+        break;
+      case 'b':
+        out += radix(arg, 2, 'b');
+        break;
+      case 'o':
+        out += radix(arg, 8, 'o');
+        break;
+      case 'x':
+      case 'X':
+        out += radix(arg, 16, verb, verb === 'X');
+        break;
+      default:
+        throw new CelLibraryError(`could not parse formatting clause: unrecognized formatting clause "${verb}"`);
+    }
+  }
+  return out;
+}
+
+/** Receiver types of the `sets.` and `strings.` namespace functions (cel-js models namespaces as typed constants). */
 class CelSetsNamespace {}
+class CelStringsNamespace {}
 
 const setContains = (a: unknown[], b: unknown[]): boolean => b.every((x) => a.some((y) => celEquals(x, y)));
 
@@ -202,6 +305,10 @@ export function registerKubernetesLibraries(env: Environment): Environment {
     .registerFunction('string.replace(string, string): string', (s: string, a: string, b: string) => replace(s, a, b, -1n))
     .registerFunction('string.replace(string, string, int): string', replace)
     .registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''))
+    .registerFunction('string.format(list<dyn>): string', format)
+    .registerType('CelStringsNamespace', CelStringsNamespace)
+    .registerConstant('strings', 'CelStringsNamespace', new CelStringsNamespace())
+    .registerFunction('CelStringsNamespace.quote(string): string', (_: unknown, s: string) => quote(s))
     .registerFunction('string.find(string): string', find)
     .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1n))
     .registerFunction('string.findAll(string, int): list<string>', findAll)

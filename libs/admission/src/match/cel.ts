@@ -16,6 +16,7 @@ import type { ParseResult } from '@marcbachmann/cel-js';
 import { registerAuthorizer } from './cel-authorizer.js';
 import { registerKubernetesLibraries } from './cel-library.js';
 import { registerKubernetesTypeLibraries } from './cel-library-types.js';
+import { registerTwoVariableComprehensions } from './cel-comprehensions.js';
 
 function buildEnvironment(): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true })
@@ -47,6 +48,7 @@ function buildEnvironment(): Environment {
   registerAuthorizer(env);
   registerKubernetesLibraries(env);
   registerKubernetesTypeLibraries(env);
+  registerTwoVariableComprehensions(env);
   return env;
 }
 
