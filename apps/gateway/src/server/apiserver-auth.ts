@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
+import { failureStatus } from './bad-request.js';
 
 export interface ApiserverAuthOptions {
   /** Accept TLS clients whose certificate verifies against the listener's client CA. */
@@ -25,7 +26,9 @@ export function registerApiserverAuth(app: FastifyInstance, options: ApiserverAu
       { remoteAddress: request.ip, method: request.method, url: request.url, presented: token === undefined ? 'nothing' : 'unknown bearer token' },
       'unauthenticated admission request refused: the apiserver must present a client certificate from the client CA or a configured bearer token',
     );
-    return reply.code(401).send({ message: 'authentication required: present a client certificate or a bearer token', code: 'HG_ERR_GATEWAY_UNAUTHENTICATED' });
+    return reply
+      .code(401)
+      .send(failureStatus(401, 'Unauthorized', 'authentication required: present a client certificate or a bearer token', 'HG_ERR_GATEWAY_UNAUTHENTICATED'));
   });
 }
 

@@ -1,8 +1,15 @@
 /**
  * Every client-side problem with an admission request becomes a 400 with a message that says what
  * was wrong (fastify's own 413/415 included), so the apiserver logs something a person can act on.
+ * Error bodies are metav1.Status objects: the apiserver shows a Status's message in its error
+ * (k8s-semantics §15) and replaces any other body with a generic text.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** A metav1.Status failure; Hookgate's own error code travels as the cause's reason. */
+export function failureStatus(code: number, reason: string, message: string, hookgateCode: string) {
+  return { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason, code, details: { causes: [{ reason: hookgateCode, message }] } };
+}
 
 export interface BadRequestError extends Error {
   readonly statusCode: 400;
@@ -23,7 +30,7 @@ const CLIENT_ERRORS: Readonly<Record<string, (error: FastifyError) => string>> =
 };
 
 /**
- * Client errors → 400 `{message}`; anything else is a defect: logged with the request id, answered 500
+ * Client errors → 400 Status; anything else is a defect: logged with the request id, answered 500
  * without details (the apiserver then applies the gateway registration's own failurePolicy).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -32,12 +39,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (reword !== undefined || error.statusCode === 400) {
       const message = reword ? reword(error) : error.message;
       request.log.warn({ err: { code: error.code, message } }, 'bad admission request');
-      return reply.code(400).send({ message, code: 'HG_ERR_GATEWAY_BAD_REQUEST' });
+      return reply.code(400).send(failureStatus(400, 'BadRequest', message, 'HG_ERR_GATEWAY_BAD_REQUEST'));
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send({ message: error.message, code: error.code });
+      return reply.code(error.statusCode).send(failureStatus(error.statusCode, 'BadRequest', error.message, error.code ?? 'HG_ERR_GATEWAY_CLIENT'));
     }
     request.log.error({ err: error }, 'internal error while handling an admission request');
-    return reply.code(500).send({ message: 'internal error in hookgate; see the gateway log', code: 'HG_ERR_GATEWAY_INTERNAL' });
+    return reply.code(500).send(failureStatus(500, 'InternalError', 'internal error in hookgate; see the gateway log', 'HG_ERR_GATEWAY_INTERNAL'));
   });
 }

@@ -121,6 +121,8 @@ describe('buildGateway', () => {
     const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload, headers: { 'content-type': contentType } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(message);
+    // A metav1.Status, so that the apiserver shows this message rather than a generic one (§15).
+    expect(res.json()).toMatchObject({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, details: { causes: [{ reason: 'HG_ERR_GATEWAY_BAD_REQUEST' }] } });
   });
 
   it('logs the decision trace at debug level without object contents', async () => {

@@ -89,7 +89,7 @@ describe('runMutating: the calls it makes', () => {
     expect(outcome.auditAnnotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_1']).toBe('late.example.com');
     expect(outcome.trace.find((e) => e.type === 'call' && e.hook === 'late.example.com')).toMatchObject({
       outcome: 'failed-open',
-      failure: { kind: 'timeout', message: 'failed to call webhook: plugin "noop": context deadline exceeded' },
+      failure: { kind: 'timeout', message: 'failed to call webhook: context deadline exceeded' },
     });
   });
 });

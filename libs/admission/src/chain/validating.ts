@@ -76,7 +76,8 @@ async function callOne(
         errors.push(decided.status);
         return;
       }
-      if (!env.signal.aborted) recorder.annotations.add(failedOpenValidatingKey(position), hook.name);
+      // Unlike the mutating dispatcher, the validating one records fail-open even after the apiserver hung up.
+      recorder.annotations.add(failedOpenValidatingKey(position), hook.name);
       recorder.event({ ...trace, outcome: 'failed-open', durationMs, code: result.failure.code, failure: result.failure });
       return;
     }

@@ -29,12 +29,12 @@ describe('failures raised by the chain', () => {
     {
       name: 'deadline spent (url)',
       got: deadlineExceededFailure({ target: url }),
-      want: { kind: 'timeout', code: 503, message: 'failed to call webhook: Post "https://hooks.example.com/validate": context deadline exceeded' },
+      want: { kind: 'timeout', code: 503, message: 'failed to call webhook: context deadline exceeded' },
     },
     {
       name: 'cancelled (service)',
       got: cancelledFailure({ target: service }),
-      want: { kind: 'transport', code: 503, message: 'failed to call webhook: Post "https://svc.ns.svc:8443/v": context canceled' },
+      want: { kind: 'transport', code: 503, message: 'failed to call webhook: context canceled' },
     },
     {
       name: 'invoker threw (plugin)',

@@ -39,16 +39,16 @@ export function sideEffectsNilFailure(): HookFailure {
 }
 
 /**
- * The request budget was spent before the hook could be called. The apiserver's client fails at
- * once with the context error and sends no `?timeout=` (nothing remains), hence the bare target.
+ * The request budget was spent before the hook could be called. client-go's retry guard returns the
+ * bare context error before any request is built (rest/with_retry.go, Before), so no `Post "<url>"`.
  */
-export function deadlineExceededFailure(hook: Pick<Hook, 'target'>): HookFailure {
-  return { kind: 'timeout', message: `failed to call webhook: ${describeCall(hook.target)}: context deadline exceeded`, code: 503 };
+export function deadlineExceededFailure(_hook: Pick<Hook, 'target'>): HookFailure {
+  return { kind: 'timeout', message: 'failed to call webhook: context deadline exceeded', code: 503 };
 }
 
-/** The apiserver hung up before the call started: the call is not made (`context canceled`). */
-export function cancelledFailure(hook: Pick<Hook, 'target'>): HookFailure {
-  return { kind: 'transport', message: `failed to call webhook: ${describeCall(hook.target)}: context canceled`, code: 503 };
+/** The apiserver hung up before the call started: the call is not made (the bare `context canceled`). */
+export function cancelledFailure(_hook: Pick<Hook, 'target'>): HookFailure {
+  return { kind: 'transport', message: 'failed to call webhook: context canceled', code: 503 };
 }
 
 /** A HookInvoker that threw or rejected instead of returning a HookReply: a transport failure. */
