@@ -53,7 +53,8 @@ describe('Kubernetes CEL type libraries (each expression must be true)', () => {
     ['quantity integers', "quantity('50k').isInteger() && quantity('50k').asInteger() == 50000 && !quantity('1.5').isInteger() && !quantity('9999999999999999999').isInteger()"],
     ['quantity float', "quantity('1.5').asApproximateFloat() == 1.5 && quantity('500m').asApproximateFloat() == 0.5"],
     ['isQuantity', "isQuantity('1.5Gi') && isQuantity('+1') && isQuantity('.5') && !isQuantity('1.5.5') && !isQuantity('1K') && !isQuantity('') && !isQuantity('Gi')"],
-    ['quantity rounds up to nanos', "quantity('0.1n') == quantity('1n')"],
+    ['quantity rounds up to nanos', "quantity('0.1n') == quantity('1n') && quantity('1e-999999999') == quantity('1n') && quantity('-1e-50') == quantity('-1n')"],
+    ['quantity refuses huge exponents quickly', "!isQuantity('1e999999999') && isQuantity('1e18')"],
     // format
     ['format valid', "!format.dns1123Label().validate('my-name').hasValue() && !format.labelValue().validate('').hasValue()"],
     ['format invalid', "format.dns1123Label().validate('My_Name').value().size() == 1"],
