@@ -42,7 +42,8 @@ export const maxLenError = (length: number): string => `must be no more than ${l
 /** validation.RegexError: message, examples, and the regex used. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  const shown = examples.map((e) => `'${e}', `).join('or ');
+  // Go writes " or " between the examples, each already followed by ", ": hence the double space.
+  const shown = examples.map((e) => `'${e}', `).join(' or ');
   return `${msg} (e.g. ${shown}regex used for validation is '${fmt}')`;
 }
 

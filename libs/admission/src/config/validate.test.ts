@@ -84,14 +84,14 @@ describe('validateConfiguration: shape, apiVersion, kind, metadata', () => {
       name: 'bad label value',
       obj: { ...config([]), metadata: { name: 'x', labels: { app: 'a b' } } },
       errors: [
-        `metadata.labels: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        `metadata.labels: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       ],
     },
     {
       name: 'bad annotation key',
       obj: { ...config([]), metadata: { name: 'x', annotations: { 'a b': 'v' } } },
       errors: [
-        `metadata.annotations: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+        `metadata.annotations: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
       ],
     },
     { name: 'uppercase annotation keys are fine (checked lower-cased)', obj: { ...config([]), metadata: { name: 'x', annotations: { 'Example.COM/Key': 'v' } } }, errors: [] },
@@ -258,7 +258,7 @@ describe('validateConfiguration: policies, sideEffects, timeouts, review version
       name: 'v1 review version not a DNS-1035 label',
       obj: validating({ admissionReviewVersions: ['v1', 'V2'] }),
       errors: [
-        `${w}.admissionReviewVersions[1]: Invalid value: "V2": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name', or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+        `${w}.admissionReviewVersions[1]: Invalid value: "V2": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
       ],
     },
     { name: 'v1beta1 review versions missing (defaults to v1beta1)', obj: validating({}, V1BETA1), errors: [] },
@@ -437,7 +437,7 @@ describe('validateConfiguration: matchConditions', () => {
       name: 'bad name',
       obj: withConditions([{ name: 'not valid!', expression: 'true' }]),
       errors: [
-        `${m}[0].name: Invalid value: "not valid!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+        `${m}[0].name: Invalid value: "not valid!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
       ],
     },
     {

@@ -20,6 +20,7 @@ describe('two-variable comprehensions (each expression must be true)', () => {
     ['transformMap', "object.labels.transformMap(k, v, v + '-x') == {'app': 'web-x', 'tier': 'frontend-x'}"],
     ['transformMap with a filter', "object.labels.transformMap(k, v, k == 'app', v) == {'app': 'web'}"],
     ['transformMapEntry', "object.labels.transformMapEntry(k, v, {v: k}) == {'web': 'app', 'frontend': 'tier'}"],
+    ['transformMap over a list: indexes as keys', 'object.ports.transformMap(i, p, p + 1) == {0: 81, 1: 444}'],
     ['false beats an error in all', "!object.labels.all(k, v, k == 'app' ? false : object.missing)"],
     ['true beats an error in exists', "object.labels.exists(k, v, k == 'tier' ? true : object.missing)"],
     ['nested with the one-variable forms', "object.labels.all(k, v, [1, 2].all(x, x > 0))"],
@@ -35,6 +36,10 @@ describe('two-variable comprehensions (each expression must be true)', () => {
       error = e;
     }
     expect(celErrorText(error)).toContain('missing');
+  });
+
+  it('transformMapEntry needs a map from its expression', () => {
+    expect(() => evaluate('object.ports.transformMapEntry(i, p, [p])')).toThrow(/must produce a map/);
   });
 
   it('duplicate keys from transformMapEntry are an error', () => {

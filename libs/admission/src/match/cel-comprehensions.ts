@@ -140,7 +140,7 @@ function evaluate(ev: Evaluator, macro: TwoVarMacro, ctx: unknown): unknown {
       return out;
     }
     case 'transformMap': {
-      if (Array.isArray(ev.run(macro.receiver, ctx))) throw new TwoVarError('transformMap() needs a map');
+      // Over a list the keys are the indexes: [1, 2].transformMap(i, v, v * 2) == {0: 2, 1: 4}.
       const out = new Map<unknown, unknown>();
       for (const [key, value] of entries) {
         const scope = scoped(key, value);
@@ -153,7 +153,9 @@ function evaluate(ev: Evaluator, macro: TwoVarMacro, ctx: unknown): unknown {
       for (const [key, value] of entries) {
         const scope = scoped(key, value);
         if (macro.filter !== undefined && !test(macro.filter, scope)) continue;
-        for (const [k, v] of entriesOf(ev.run(macro.body, scope), macro.kind)) {
+        const entry = ev.run(macro.body, scope);
+        if (Array.isArray(entry) || entry === null || typeof entry !== 'object') throw new TwoVarError('transformMapEntry() expression must produce a map');
+        for (const [k, v] of entriesOf(entry, macro.kind)) {
           if (out.has(k)) throw new TwoVarError(`insert failed: key ${String(k)} already exists`);
           out.set(k, v);
         }

@@ -45,6 +45,7 @@ describe('Kubernetes CEL type libraries (each expression must be true)', () => {
     ['semver equality ignores build metadata', "semver('1.0.0+a') == semver('1.0.0+b')"],
     ['isSemver strict', "isSemver('1.2.3-alpha.1+build') && !isSemver('v1.2.3') && !isSemver('1.2') && !isSemver('01.2.3')"],
     ['isSemver normalized', "isSemver('v1.2', true) && semver('v01.2', true) == semver('1.2.0')"],
+    ['format messages are Kubernetes\' (double space before or)', "format.dns1035Label().validate('a b').value()[0].contains(\"'my-name',  or 'abc-123'\")"],
     // quantity
     ['quantity equality across suffixes', "quantity('1Gi') == quantity('1024Mi') && quantity('1') == quantity('1000m') && quantity('1k') == quantity('1e3')"],
     ['quantity compare', "quantity('200M').isLessThan(quantity('1G')) && quantity('1Ki').isGreaterThan(quantity('1k')) && quantity('1Ki').compareTo(quantity('1024')) == 0"],
@@ -65,6 +66,18 @@ describe('Kubernetes CEL type libraries (each expression must be true)', () => {
     ['format uri and byte', "!format.uri().validate('https://example.com/').hasValue() && format.uri().validate('x').hasValue() && !format.byte().validate('aGk=').hasValue()"],
   ])('%s', (_name, expression) => {
     expect(evaluate(expression)).toBe(true);
+  });
+});
+
+describe('Kubernetes CEL type libraries: values from objects stay cheap', () => {
+  const run = (expression: string, v: string): unknown => celEnvironment().evaluate(expression, { object: { v }, oldObject: null, namespaceObject: null });
+
+  it('a query repeating one key keeps every value (collected by appending, not copying)', () => {
+    expect(run("url(object.v).getQuery()['a'].size() == 5000", `https://x/?${'a&'.repeat(4_999)}a`)).toBe(true);
+  });
+
+  it('a long version string is refused before any normalisation work', () => {
+    expect(run('isSemver(object.v, true)', `${'1'.repeat(1_000_000)}.0.0`)).toBe(false);
   });
 });
 

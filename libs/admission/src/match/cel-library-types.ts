@@ -70,8 +70,12 @@ class CelFormatNamespace {}
 const toIp = (s: string): KubeIp => valueOf(parseKubeIp(s));
 const toCidr = (s: string): KubeCidr => valueOf(parseKubeCidr(s));
 
+/** The `semver` package refuses longer versions; checked first, since the text may come from an object. */
+const SEMVER_MAX_LENGTH = 256;
+
 /** Strict SemVer 2.0 as blang/semver parses it: no `v` prefix, no whitespace, no leading zeros. */
 function parseSemver(s: string, normalize: boolean): Parsed<SemVer> {
+  if (s.length > SEMVER_MAX_LENGTH) return { ok: false, error: `could not parse semver: longer than ${SEMVER_MAX_LENGTH} characters` };
   const text = normalize ? normalizeSemver(s) : s;
   if (/^[0-9]/.test(text) && text.trim() === text) {
     try {
@@ -92,7 +96,7 @@ function normalizeSemver(s: string): string {
   const parts = core.split('.');
   if (parts.length > 3 || !parts.every((p) => /^[0-9]+$/.test(p))) return s;
   while (parts.length < 3) parts.push('0');
-  return `${parts.map((p) => String(BigInt(p))).join('.')}${rest}`;
+  return `${parts.map((p) => p.replace(/^0+(?=\d)/, '')).join('.')}${rest}`;
 }
 
 const toSemver = (s: string, normalize = false): SemVer => valueOf(parseSemver(s, normalize));

@@ -22,6 +22,7 @@ describe('library functions (each expression must be true)', () => {
     ['format %f with a precision, %e', "'%.2f %e'.format([3.14159, 1500.0]) == '3.14 1.500000e+03'"],
     ['format %b %o %x %X', "'%b %o %x %X %x'.format([dyn(5), dyn(8), dyn(255), dyn(255), dyn('hi')]) == '101 10 ff FF 6869'"],
     ['format %%', "'100%% %s'.format(['sure']) == '100% sure'"],
+    ['format beyond 100 digits of precision', "'%.102f'.format([1.5]).size() == 104 && '%.102f'.format([1.5]).startsWith('1.50') && '%.102e'.format([1.5]).endsWith('0e+00')"],
     ['find', "object.name.find('[0-9]+') == '01'"],
     ['find no match', "object.name.find('z+') == ''"],
     ['find with RE2 flag group', "'ABC'.find('(?i)b') == 'B'"],

@@ -239,10 +239,16 @@ function fixedOrExponent(v: unknown, verb: 'f' | 'e', precision: number): string
   if (typeof n !== 'number') throw new CelLibraryError(`error during formatting: fixed-point clause can only be used on doubles, was given ${typeof v}`);
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
-  if (verb === 'f') return n.toFixed(precision);
+  // JavaScript prints at most 100 digits; beyond, zeros (exact for all but the tiniest doubles).
+  const digits = Math.min(precision, 100);
+  const pad = '0'.repeat(precision - digits);
+  if (verb === 'f') return n.toFixed(digits) + (digits > 0 || pad === '' ? pad : `.${pad}`);
   // Go prints the exponent with at least two digits: 1.5e+00.
-  return n.toExponential(precision).replace(/e([+-])(\d)$/, (_match, sign: string, digit: string) => `e${sign}0${digit}`);
+  return n.toExponential(digits).replace(/e/, `${pad}e`).replace(/e([+-])(\d)$/, (_match, sign: string, digit: string) => `e${sign}0${digit}`);
 }
+
+/** Precision beyond this is refused: the template may be short while the output is not. */
+const MAX_PRECISION = 1000;
 
 /** cel-go's string.format(list): `%s`, `%d`, `%f`, `%e`, `%b`, `%o`, `%x`, `%X`, `%%`. */
 function format(template: string, args: unknown[]): string {
@@ -265,6 +271,7 @@ function format(template: string, args: unknown[]): string {
     if (next >= args.length) throw new CelLibraryError(`index ${next} out of range`);
     const arg = args[next++];
     const precision = spec[1] === undefined ? 6 : Number(spec[1]);
+    if (precision > MAX_PRECISION) throw new CelLibraryError(`error during formatting: precision ${precision} is larger than ${MAX_PRECISION}`);
     switch (verb) {
       case 's':
         out += formatString(arg);

@@ -55,7 +55,9 @@ export function urlQuery(u: KubeUrl): Map<string, string[]> {
     const key = unescape(eq < 0 ? pair : pair.slice(0, eq), 'query');
     const value = unescape(eq < 0 ? '' : pair.slice(eq + 1), 'query');
     if (key === undefined || value === undefined) continue;
-    out.set(key, [...(out.get(key) ?? []), value]);
+    const values = out.get(key);
+    if (values === undefined) out.set(key, [value]);
+    else values.push(value);
   }
   return out;
 }
