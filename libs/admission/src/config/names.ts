@@ -48,7 +48,7 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
 }
 
 /** Go counts bytes, not UTF-16 units. */
-const byteLength = (s: string): number => new TextEncoder().encode(s).length;
+export const byteLength = (s: string): number => new TextEncoder().encode(s).length;
 
 export function isDns1123Label(value: string): string[] {
   const errs: string[] = [];

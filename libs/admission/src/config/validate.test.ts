@@ -78,7 +78,13 @@ describe('validateConfiguration: shape, apiVersion, kind, metadata', () => {
       ],
     },
     { name: 'name not a string', obj: { ...config([]), metadata: { name: 3 } }, errors: ['metadata.name: Invalid value: 3: must be a string'] },
-    { name: 'namespace is forbidden', obj: { ...config([]), metadata: { name: 'x', namespace: 'default' } }, errors: ['metadata.namespace: Forbidden: not allowed on this type'] },
+    // The apiserver clears a namespace on this cluster-scoped kind before validating (rest.BeforeCreate).
+    { name: 'a namespace is ignored', obj: { ...config([]), metadata: { name: 'x', namespace: 'default' } }, errors: [] },
+    {
+      name: 'annotations are measured in bytes',
+      obj: { ...config([]), metadata: { name: 'x', annotations: { a: 'é'.repeat(140_000) } } },
+      errors: ['metadata.annotations: Too long: may not be more than 262144 bytes'],
+    },
     { name: 'empty namespace is fine', obj: { ...config([]), metadata: { name: 'x', namespace: '' } }, errors: [] },
     {
       name: 'bad label value',
@@ -369,6 +375,27 @@ describe('validateConfiguration: clientConfig', () => {
       name: 'control character',
       obj: withClient({ url: 'https://hook.example.com/\n' }),
       errors: [`${cc}.url: Required value: url must be a valid URL: parse "https://hook.example.com/\\n": net/url: invalid control character in URL${form}`],
+    },
+    {
+      name: 'a bad escape in the path',
+      obj: withClient({ url: 'https://hooks.example.com/%zz' }),
+      errors: [`${cc}.url: Required value: url must be a valid URL: parse "https://hooks.example.com/%zz": invalid URL escape "%zz"${form}`],
+    },
+    {
+      name: 'an escaped ASCII byte in the host',
+      obj: withClient({ url: 'https://a%41.example.com/validate' }),
+      errors: [`${cc}.url: Required value: url must be a valid URL: parse "https://a%41.example.com/validate": invalid URL escape "%41"${form}`],
+    },
+    { name: 'a non-ASCII host', obj: withClient({ url: 'https://bücher.example/validate' }), errors: [] },
+    {
+      name: 'the quoted URL leaves the fragment out, as url.Parse does',
+      obj: withClient({ url: 'https://a.com:port/x#frag' }),
+      errors: [`${cc}.url: Required value: url must be a valid URL: parse "https://a.com:port/x": invalid port ":port" after host${form}`],
+    },
+    {
+      name: 'no scheme and a colon in the first segment',
+      obj: withClient({ url: '1https://a.com/x' }),
+      errors: [`${cc}.url: Required value: url must be a valid URL: parse "1https://a.com/x": first path segment in URL cannot contain colon${form}`],
     },
     { name: 'url not a string', obj: withClient({ url: 5 }), errors: [`${cc}.url: Invalid value: 5: must be a string, got a number`] },
     { name: 'service with defaults', obj: withClient({ service: { name: 's', namespace: 'n' } }), errors: [] },

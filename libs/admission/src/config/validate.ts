@@ -8,11 +8,11 @@
  * Rules are those for *creating* an object (no update ratcheting), as the apiserver runs them after
  * defaulting: a field that defaulting fills in is therefore not "required" here.
  */
+import { goParseUrl } from '../go-url.js';
 import { decodeBase64 } from '../review/base64.js';
 import { checkMatchConditionExpression } from '../match/cel.js';
 import {
   duplicate,
-  forbidden,
   invalid,
   notSupported,
   required,
@@ -22,6 +22,7 @@ import {
   type FieldPath,
 } from './field-path.js';
 import {
+  byteLength,
   isDns1035Label,
   isDns1123Subdomain,
   isQualifiedName,
@@ -112,9 +113,8 @@ function validateMetadata(meta: unknown, errs: FieldError[]): void {
   } else {
     for (const msg of isDns1123Subdomain(name)) errs.push(invalid(path.child('name'), name, msg));
   }
-  if (given(meta['namespace']) && meta['namespace'] !== '') {
-    errs.push(forbidden(path.child('namespace'), 'not allowed on this type'));
-  }
+  // A namespace on this cluster-scoped kind is cleared by the apiserver before validation
+  // (rest.BeforeCreate), not refused: it is ignored here too.
   errs.push(...validateLabels(meta['labels'], path.child('labels')));
   const annotations = meta['annotations'];
   if (given(annotations)) {
@@ -125,7 +125,8 @@ function validateMetadata(meta: unknown, errs: FieldError[]): void {
       for (const [k, v] of Object.entries(annotations)) {
         for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(path.child('annotations'), k, msg));
         if (typeof v !== 'string') errs.push(invalid(path.child('annotations').key(k), v, 'must be a string'));
-        size += k.length + (typeof v === 'string' ? v.length : 0);
+        // Go counts bytes.
+        size += byteLength(k) + (typeof v === 'string' ? byteLength(v) : 0);
       }
       if (size > MAX_ANNOTATIONS_BYTES) {
         errs.push({ type: 'FieldValueTooLong', field: path.child('annotations').toString(), detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes` });
@@ -211,77 +212,6 @@ function validateRule(rule: unknown, path: FieldPath, errs: FieldError[]): void 
 
 // ---------------------------------------------------------------- clientConfig
 
-interface GoUrl {
-  scheme: string;
-  /** host[:port] as in url.URL.Host. */
-  host: string;
-  /** userinfo text, undefined when the URL has none. */
-  user?: string;
-  rawQuery: string;
-  fragment: string;
-}
-
-/** Go's stringContainsCTLByte: bytes below 0x20 and DEL. */
-const isControlChar = (c: string): boolean => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f;
-const HOST_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:[\]<>"%]*$/;
-
-/** Enough of Go's net/url.Parse to apply ValidateWebhookURL the way the apiserver does. */
-function parseGoUrl(raw: string): GoUrl | { error: string } {
-  const wrap = (e: string) => ({ error: `parse ${JSON.stringify(raw)}: ${e}` });
-  if ([...raw].some(isControlChar)) return wrap('net/url: invalid control character in URL');
-  const hash = raw.indexOf('#');
-  const fragment = hash >= 0 ? raw.slice(hash + 1) : '';
-  let rest = hash >= 0 ? raw.slice(0, hash) : raw;
-  let scheme = '';
-  for (let i = 0; i < rest.length; i++) {
-    const c = rest[i]!;
-    if (/[A-Za-z]/.test(c)) continue;
-    if (/[0-9+\-.]/.test(c)) {
-      if (i === 0) break;
-      continue;
-    }
-    if (c === ':') {
-      if (i === 0) return wrap('missing protocol scheme');
-      scheme = rest.slice(0, i).toLowerCase();
-      rest = rest.slice(i + 1);
-    }
-    break;
-  }
-  let rawQuery = '';
-  const q = rest.indexOf('?');
-  if (q >= 0) {
-    rawQuery = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  const url: GoUrl = { scheme, host: '', rawQuery, fragment };
-  if (!rest.startsWith('//')) return url;
-  const authEnd = rest.indexOf('/', 2);
-  const authority = authEnd >= 0 ? rest.slice(2, authEnd) : rest.slice(2);
-  const at = authority.lastIndexOf('@');
-  let host = authority;
-  if (at >= 0) {
-    url.user = authority.slice(0, at);
-    host = authority.slice(at + 1);
-  }
-  if (host.startsWith('[')) {
-    const close = host.lastIndexOf(']');
-    if (close < 0) return wrap("missing ']' in host");
-    const port = host.slice(close + 1);
-    if (!/^(:[0-9]*)?$/.test(port)) return wrap(`invalid port ${JSON.stringify(port)} after host`);
-  } else {
-    const colon = host.lastIndexOf(':');
-    if (colon >= 0 && !/^:[0-9]*$/.test(host.slice(colon))) {
-      return wrap(`invalid port ${JSON.stringify(host.slice(colon))} after host`);
-    }
-  }
-  if (!HOST_CHARS.test(host)) {
-    const bad = [...host].find((c) => !HOST_CHARS.test(c)) ?? '';
-    return wrap(`invalid character ${JSON.stringify(bad)} in host name`);
-  }
-  url.host = host;
-  return url;
-}
-
 function hostnameOf(host: string): string {
   if (host.startsWith('[')) return host.slice(1, host.indexOf(']'));
   const colon = host.lastIndexOf(':');
@@ -298,11 +228,12 @@ function isLoopbackHost(host: string): boolean {
 /** webhook.ValidateWebhookURL(path, url, forceHttps=true), plus Hookgate's opt-in loopback http. */
 function validateWebhookUrl(raw: string, path: FieldPath, opts: ValidateOptions, errs: FieldError[]): void {
   const form = '; desired format: https://host[/path]';
-  const u = parseGoUrl(raw);
-  if ('error' in u) {
-    errs.push(required(path, `url must be a valid URL: ${u.error}${form}`));
+  const parsed = goParseUrl(raw);
+  if (!parsed.ok) {
+    errs.push(required(path, `url must be a valid URL: ${parsed.error}${form}`));
     return;
   }
+  const u = parsed.url;
   const loopbackHttp = opts.allowHttpLoopback === true && u.scheme === 'http' && isLoopbackHost(u.host);
   if (u.scheme !== 'https' && !loopbackHttp) {
     errs.push(invalid(path, u.scheme, `'https' is the only allowed URL scheme${form}`));

@@ -4,7 +4,7 @@
  * problems. The name formats use the same validation (and texts) as configuration validation.
  */
 import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../config/names.js';
-import { isKubeUrl, parseKubeUrl } from './cel-url.js';
+import { goParseRequestUri } from '../go-url.js';
 
 export class KubeFormat {
   constructor(
@@ -44,9 +44,8 @@ function checkDateTime(value: string): string[] {
 }
 
 function checkUri(value: string): string[] {
-  if (isKubeUrl(value)) return [];
-  const parsed = parseKubeUrl(value);
-  return [`parse ${JSON.stringify(value)}: ${parsed.ok ? 'invalid URI for request' : parsed.error}`];
+  const parsed = goParseRequestUri(value);
+  return parsed.ok ? [] : [parsed.error];
 }
 
 /** The formats by the name `format.named()` takes (and `format.<name>()` returns). */

@@ -53,7 +53,7 @@ function valueOf<T>(parsed: Parsed<T>): T {
 
 function toUrl(s: string): KubeUrl {
   const parsed = parseKubeUrl(s);
-  if (!parsed.ok) throw new CelTypeLibraryError(`URL parse error during conversion from string: parse ${JSON.stringify(s)}: ${parsed.error}`);
+  if (!parsed.ok) throw new CelTypeLibraryError(`URL parse error during conversion from string: ${parsed.error}`);
   return parsed.url;
 }
 
