@@ -18,6 +18,8 @@ export interface FieldError {
   /** Path like `webhooks[0].rules[1].operations`. */
   readonly field: string;
   readonly badValue?: unknown;
+  /** Go's type of a string-list value, as `%#v` prints it (default `[]string`). */
+  readonly badValueType?: string;
   readonly detail?: string;
 }
 
@@ -107,12 +109,12 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
 };
 
 /** The value part as Go's `%q` / `%v` / `%#v` would print it in field.Error.ErrorBody. */
-function formatBadValue(value: unknown): string {
+function formatBadValue(value: unknown, listType = '[]string'): string {
   if (value === null || value === undefined) return goQuote('null');
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-    return `[]string{${value.map(goQuote).join(', ')}}`;
+    return `${listType}{${value.map(goQuote).join(', ')}}`;
   }
   try {
     return JSON.stringify(value) ?? String(value);
@@ -126,7 +128,7 @@ export function formatFieldError(e: FieldError): string {
   const typeText = TYPE_TEXT[e.type];
   const omitValue =
     e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong' || !('badValue' in e);
-  let body = omitValue ? typeText : `${typeText}: ${formatBadValue(e.badValue)}`;
+  let body = omitValue ? typeText : `${typeText}: ${formatBadValue(e.badValue, e.badValueType)}`;
   if (e.detail) body += `: ${e.detail}`;
   return e.field === '' ? body : `${e.field}: ${body}`;
 }

@@ -144,7 +144,7 @@ describe('validateConfiguration: rules', () => {
     { name: 'all four operations', obj: withRule({ operations: ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] }), errors: [] },
     { name: 'empty operations', obj: withRule({ operations: [] }), errors: [`${p}.operations: Required value`] },
     { name: 'missing operations', obj: withRule({ operations: undefined }), errors: [`${p}.operations: Required value`] },
-    { name: '* with other operations', obj: withRule({ operations: ['*', 'CREATE'] }), errors: [`${p}.operations: Invalid value: []string{"*", "CREATE"}: if '*' is present, must not specify other operations`] },
+    { name: '* with other operations', obj: withRule({ operations: ['*', 'CREATE'] }), errors: [`${p}.operations: Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: if '*' is present, must not specify other operations`] },
     {
       name: 'unknown operation',
       obj: withRule({ operations: ['CREATE', 'PATCH'] }),

@@ -182,7 +182,8 @@ function validateRule(rule: unknown, path: FieldPath, errs: FieldError[]): void 
   if (operations !== undefined) {
     if (operations.length === 0) errs.push(required(path.child('operations')));
     if (operations.length > 1 && operations.includes('*')) {
-      errs.push(invalid(path.child('operations'), operations, "if '*' is present, must not specify other operations"));
+      // Go prints the internal type of the value: Operations is []admissionregistration.OperationType.
+      errs.push({ ...invalid(path.child('operations'), operations, "if '*' is present, must not specify other operations"), badValueType: '[]admissionregistration.OperationType' });
     }
     operations.forEach((op, i) => {
       if (!OPERATIONS.includes(op)) errs.push(notSupported(path.child('operations').index(i), op, OPERATIONS));
