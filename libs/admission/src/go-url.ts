@@ -97,7 +97,8 @@ function schemeLength(raw: string): number {
   return 0;
 }
 
-function validOptionalPort(port: string): boolean {
+/** `""` or `:digits`, as Go's validOptionalPort. */
+export function validOptionalPort(port: string): boolean {
   return port === '' || /^:[0-9]*$/.test(port);
 }
 

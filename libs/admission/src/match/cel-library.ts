@@ -193,7 +193,7 @@ function findAll(s: string, pattern: string, limit: bigint): string[] {
   return out;
 }
 
-/** cel-go's strings.quote: a double-quoted CEL string literal. */
+/** cel-go's strings.quote: a double-quoted CEL string literal (not strconv.Quote: other characters stay as they are). */
 function quote(s: string): string {
   const escapes: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
   let out = '"';

@@ -4,7 +4,7 @@
  * `url.ParseRequestURI` decides validity (an absolute URI or an absolute path; no fragment split),
  * `url.Parse` gives the parts.
  */
-import { goParseRequestUri, goParseUrl, unescape, type GoUrl } from '../go-url.js';
+import { goParseRequestUri, goParseUrl, unescape, validOptionalPort, type GoUrl } from '../go-url.js';
 
 /** A parsed URL, as Go's url.URL holds it (only what the accessors read). */
 export class KubeUrl {
@@ -65,10 +65,6 @@ export function urlQuery(u: KubeUrl): Map<string, string[]> {
     else values.push(value.value);
   }
   return out;
-}
-
-function validOptionalPort(port: string): boolean {
-  return port === '' || /^:[0-9]*$/.test(port);
 }
 
 function splitHostPort(hostPort: string): { host: string; port: string } {
