@@ -4,7 +4,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import client from 'prom-client';
-import { AdmissionPluginService, HealthService } from '@hookgate/proto';
+import { AdmissionPluginService, HealthService, MAX_MESSAGE_BYTES } from '@hookgate/proto';
 import type { AdmissionPluginHandlers, AdmitRequest__Output, AdmitResponse, DescribeResponse } from '@hookgate/proto';
 import type { AdmissionRequest } from '@hookgate/admission';
 import { admit } from './admit.js';
@@ -198,7 +198,8 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
     },
   };
 
-  const server = new grpc.Server(options.serverOptions);
+  // Accept what the gateway may send (grpc-js would refuse messages over 4 MiB).
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES, 'grpc.max_send_message_length': MAX_MESSAGE_BYTES, ...options.serverOptions });
   server.addService(AdmissionPluginService, handlers);
   server.addService(HealthService, health.handlers());
 

@@ -1,5 +1,15 @@
 import type * as grpc from '@grpc/grpc-js';
 
+/**
+ * Largest AdmitRequest/AdmitResponse the gateway and the SDK exchange, each way. An AdmissionReview
+ * carries object and oldObject (etcd keeps objects up to about 1.5 MiB each) and the gateway accepts
+ * bodies up to 8 MiB; grpc-js's own default receive limit is 4 MiB.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** gRPC's default receive limit, which a plugin in any language has unless it raised it. */
+export const DEFAULT_GRPC_RECEIVE_LIMIT_BYTES = 4 * 1024 * 1024;
+
 /** grpc.health.v1 serving statuses, as the loader decodes them (enums as strings). */
 export const SERVING_STATUS = Object.freeze({
   UNKNOWN: 'UNKNOWN',

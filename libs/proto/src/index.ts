@@ -21,7 +21,7 @@ export {
   newRegistryClient,
   newHealthClient,
 } from './services.js';
-export { SERVING_STATUS, GRPC_STATUS_NAME } from './constants.js';
+export { SERVING_STATUS, GRPC_STATUS_NAME, MAX_MESSAGE_BYTES, DEFAULT_GRPC_RECEIVE_LIMIT_BYTES } from './constants.js';
 
 export type { AdmissionPluginClient, AdmissionPluginHandlers, AdmissionPluginDefinition } from './generated/hookgate/plugin/v1/AdmissionPlugin.js';
 export type { RegistryClient, RegistryHandlers, RegistryDefinition } from './generated/hookgate/plugin/v1/Registry.js';

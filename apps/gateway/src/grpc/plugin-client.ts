@@ -5,7 +5,7 @@
  * health probe that closes the breaker as soon as the plugin answers again.
  */
 import * as grpc from '@grpc/grpc-js';
-import { newAdmissionPluginClient, newHealthClient } from '@hookgate/proto';
+import { DEFAULT_GRPC_RECEIVE_LIMIT_BYTES, MAX_MESSAGE_BYTES, newAdmissionPluginClient, newHealthClient } from '@hookgate/proto';
 import type { AdmissionPluginClient, AdmitRequest, DescribeResponse__Output, HealthClient, ServingStatus__Output } from '@hookgate/proto';
 import { AdmitStreamMux } from './admit-stream.js';
 import { PLAIN_CAPABILITIES, capabilitiesFrom, type PluginCapabilities } from './capabilities.js';
@@ -42,9 +42,9 @@ export const DEFAULT_CHANNEL_OPTIONS: grpc.ChannelOptions = Object.freeze({
   // that came back (re-registered, or moved) connects at once instead of inheriting the dead
   // connection's reconnect backoff from an older client of the same target.
   'grpc.use_local_subchannel_pool': 1,
-  // AdmissionReviews carry object and oldObject: up to about 3 MiB each way with etcd's limit.
-  'grpc.max_receive_message_length': 16 * 1024 * 1024,
-  'grpc.max_send_message_length': 16 * 1024 * 1024,
+  // AdmissionReviews carry object and oldObject: the SDK accepts the same (MAX_MESSAGE_BYTES).
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
 });
 
 export interface PluginClientStatus {
@@ -72,6 +72,8 @@ export class PluginClient {
   #describing: Promise<PluginCapabilities> | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
   #closed = false;
+  /** The last failure recorded on the breaker (a stream break hands the same outcome to every pending call). */
+  #lastRecorded: TransportOutcome | undefined;
 
   constructor(name: string, target: string, options: PluginClientOptions = {}) {
     this.name = name;
@@ -179,13 +181,23 @@ export class PluginClient {
     if (this.#closed) {
       return Promise.resolve({ ok: false, kind: 'rpc', code: grpc.status.UNAVAILABLE, detail: 'the plugin client is closed', transport: true });
     }
-    if (capabilities.stream && !this.#forceUnary && !this.#streamUnsupported) return this.#stream.send(message, timeoutMs, signal);
-    return admitUnary(this.#grpc, message, timeoutMs, signal);
+    // A message a plugin may refuse for its size goes alone (unary): refused on the shared stream, it
+    // would break the stream and fail every call in flight on it.
+    const shared = capabilities.stream && !this.#forceUnary && !this.#streamUnsupported && approximateBytes(message) <= DEFAULT_GRPC_RECEIVE_LIMIT_BYTES;
+    return shared ? this.#stream.send(message, timeoutMs, signal) : admitUnary(this.#grpc, message, timeoutMs, signal);
   }
 
   #record(outcome: TransportOutcome, trial: boolean): void {
     const breaker = this.breaker;
     if (breaker === undefined) return;
+    // One broken stream is one failure, not one per call that was in flight on it (they share the outcome);
+    // a message too large says nothing about the plugin's health.
+    const repeated = !outcome.ok && outcome === this.#lastRecorded;
+    if (!outcome.ok) this.#lastRecorded = outcome;
+    if (repeated || (!outcome.ok && outcome.kind === 'rpc' && outcome.code === grpc.status.RESOURCE_EXHAUSTED)) {
+      if (trial) breaker.releaseTrial();
+      return;
+    }
     if (outcome.ok || (outcome.kind === 'rpc' && !outcome.transport)) breaker.recordSuccess();
     else if (outcome.kind === 'timeout' || outcome.kind === 'rpc') breaker.recordFailure();
     else if (trial) breaker.releaseTrial();
@@ -220,4 +232,10 @@ export class PluginClient {
 /** One client per plugin, created once at startup (or registration) and shared by every request. */
 export function createPluginClient(name: string, target: string, options?: PluginClientOptions): PluginClient {
   return new PluginClient(name, target, options);
+}
+
+/** The encoded size of an AdmitRequest, near enough: its byte fields dominate. */
+function approximateBytes(message: AdmitRequest): number {
+  const bytes = (field: AdmitRequest['request']): number => (field === undefined ? 0 : typeof field === 'string' ? Buffer.byteLength(field) : field.length);
+  return bytes(message.request) + bytes(message.baseRequest) + bytes(message.patch) + bytes(message.requestHead) + 256;
 }

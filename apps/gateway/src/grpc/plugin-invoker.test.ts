@@ -242,6 +242,49 @@ describe('pluginInvoker → a plain plugin (no Describe, no stream)', () => {
   });
 });
 
+describe('pluginInvoker: messages above gRPC\'s default 4 MiB', () => {
+  const bigPod = () => podRequest({ object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', annotations: { blob: 'x'.repeat(5 * 1024 * 1024) } } } });
+
+  it('reach an SDK plugin, which accepts what the gateway sends', async () => {
+    const tmp = await tempDir();
+    const server = await servePlugin(sdkPlugin, { listen: `unix://${path.join(tmp.dir, 'big.sock')}`, logger: false });
+    const client = createPluginClient('sdk', server.target, { circuitBreaker: false });
+    try {
+      await client.describe();
+      const invoke = pluginInvoker(new Map([['sdk', client]]));
+      expect(plain(await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never))).toEqual({ ok: true, answer: { allowed: true } });
+    } finally {
+      client.close();
+      await server.shutdown(500);
+      await tmp.cleanup();
+    }
+  });
+
+  it('fail alone at a plugin that keeps the 4 MiB limit: calls in flight on its stream go on, the breaker stays closed', async () => {
+    const tmp = await tempDir();
+    const server = await servePlugin(sdkPlugin, { listen: `unix://${path.join(tmp.dir, 'small.sock')}`, logger: false, serverOptions: { 'grpc.max_receive_message_length': 4 * 1024 * 1024 } });
+    const client = createPluginClient('sdk', server.target, { circuitBreaker: { failureThreshold: 1 } });
+    try {
+      await client.describe();
+      startHeld();
+      const before = held.started;
+      const invoke = pluginInvoker(new Map([['sdk', client]]));
+      const pending = invoke(callFor(hookFor('held', 'validating', 'sdk')), never);
+      await eventually(() => held.started > before, 'the held hook to start');
+      const big = await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never);
+      expect(big).toMatchObject({ ok: false, failure: { kind: 'transport', message: expect.stringContaining('ResourceExhausted') } });
+      held.gate.release();
+      expect(await pending).toEqual({ ok: true, answer: { allowed: true } });
+      expect(client.breaker?.state).toBe('closed');
+    } finally {
+      held.gate.release();
+      client.close();
+      await server.shutdown(500);
+      await tmp.cleanup();
+    }
+  });
+});
+
 describe('pluginInvoker → a plugin that claims a stream it does not serve', () => {
   it('falls back to unary Admit for good, without losing the call', async () => {
     const tmp = await tempDir();
