@@ -116,6 +116,12 @@ export function createGatewayMetrics(registry: Registry) {
       aggregator: 'sum',
       registers,
     }),
+    strayAnswers: new Counter<'plugin'>({
+      name: 'hookgate_plugin_stray_answers_total',
+      help: 'Answers on a plugin stream that matched no call in flight: an unknown or repeated id, or an answer after its call timed out.',
+      labelNames: ['plugin'],
+      registers,
+    }),
     configReloads: new Counter<'result'>({
       name: 'hookgate_config_reloads_total',
       help: 'Configuration loads and reloads, by result (success, failure).',
@@ -170,6 +176,7 @@ export function setCircuitState(metrics: GatewayMetrics, plugin: string, state: 
 /** Remove a plugin's series when it is deregistered, so the gauge does not report a ghost. */
 export function forgetPlugin(metrics: GatewayMetrics, plugin: string): void {
   for (const s of CIRCUIT_STATES) metrics.circuitState.remove({ plugin, state: s });
+  metrics.strayAnswers.remove({ plugin });
 }
 
 export type ConfigReloadRecord = { ok: true; generation: number; at: Date } | { ok: false };

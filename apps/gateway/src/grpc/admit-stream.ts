@@ -22,14 +22,17 @@ const MAX_ID = 0xffff_ffff;
 export class AdmitStreamMux {
   readonly #open: () => AdmitDuplex;
   readonly #onBroken: ((code: grpc.status, detail: string) => void) | undefined;
+  readonly #onStray: ((id: number) => void) | undefined;
   readonly #pending = new Map<number, Pending>();
   #call: AdmitDuplex | undefined;
   #lastId = 0;
   #closed = false;
 
-  constructor(open: () => AdmitDuplex, onBroken?: (code: grpc.status, detail: string) => void) {
+  /** `onStray`: an answer that matches no message in flight (unknown id, duplicate, or after its timeout). */
+  constructor(open: () => AdmitDuplex, onBroken?: (code: grpc.status, detail: string) => void, onStray?: (id: number) => void) {
     this.#open = open;
     this.#onBroken = onBroken;
+    this.#onStray = onStray;
   }
 
   get isOpen(): boolean {
@@ -72,8 +75,9 @@ export class AdmitStreamMux {
     if (this.#call !== undefined) return this.#call;
     const call = this.#open();
     call.on('data', (response: AdmitResponse__Output) => {
-      // An unknown id is a late answer to a message that timed out or was cancelled: dropped.
-      this.#settle(response.id, { ok: true, response });
+      // An unknown id is a late answer to a message that timed out or was cancelled, or a plugin bug: dropped, reported.
+      if (!this.#pending.has(response.id)) this.#onStray?.(response.id);
+      else this.#settle(response.id, { ok: true, response });
     });
     call.on('error', (error: grpc.ServiceError) => this.#broken(call, error.code, error.details || error.message));
     call.on('end', () => this.#broken(call, grpc.status.UNAVAILABLE, 'the plugin ended the stream'));

@@ -25,6 +25,8 @@ export interface PluginClientOptions {
   /** Force the transport instead of following Describe (tests, plugins with a broken stream). */
   readonly transport?: 'auto' | 'unary';
   readonly onCircuitStateChange?: (plugin: string, state: CircuitState, previous: CircuitState) => void;
+  /** An answer on the stream that matched no call in flight (unknown or repeated id, or after its timeout). */
+  readonly onStrayAnswer?: (plugin: string, id: number) => void;
 }
 
 /** Keepalive at 5 min: the most a default Go gRPC server tolerates without GOAWAY (too_many_pings). */
@@ -87,6 +89,7 @@ export class PluginClient {
       () => this.#grpc.AdmitStream(),
       // The plugin may have restarted as another version: ask again what it offers.
       (code) => code !== grpc.status.UNIMPLEMENTED && this.#refreshCapabilities(),
+      (id) => options.onStrayAnswer?.(name, id),
     );
     if (options.circuitBreaker !== false) {
       const onChange = options.onCircuitStateChange;

@@ -7,11 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PluginConfiguration } from '@hookgate/config';
-import { setCircuitState, forgetPlugin, type GatewayMetrics } from '@hookgate/observability';
+import { setCircuitState, forgetPlugin, type GatewayMetrics, type Logger } from '@hookgate/observability';
 import { createPluginClient, type PluginClient, type PluginClients, type PluginTls } from '../grpc/index.js';
 
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
 const RETIRE_AFTER_MS = 45_000;
+const STRAY_LOG_INTERVAL_MS = 60_000;
 
 /** A plugin to keep a client for: a static one from the GatewayConfiguration, or a registered one with its registration epoch. */
 export type PluginSpec = PluginConfiguration & { readonly registeredAt?: number };
@@ -21,7 +22,13 @@ export class PluginSet {
   readonly #retiring = new Set<NodeJS.Timeout>();
   readonly #retired = new Set<PluginClient>();
 
-  constructor(private readonly metrics: GatewayMetrics) {}
+  /** When each plugin's stray answers were last logged: at most one line per plugin and minute. */
+  readonly #strayLogged = new Map<string, number>();
+
+  constructor(
+    private readonly metrics: GatewayMetrics,
+    private readonly log?: Pick<Logger, 'warn'>,
+  ) {}
 
   /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
   sync(plugins: readonly PluginSpec[]): PluginClients {
@@ -39,6 +46,7 @@ export class PluginSet {
         ...(tls ? { tls } : {}),
         ...(plugin.stream === false ? { transport: 'unary' as const } : {}),
         onCircuitStateChange: (name, state) => setCircuitState(this.metrics, name, state),
+        onStrayAnswer: (name, id) => this.#strayAnswer(name, id),
       });
       setCircuitState(this.metrics, plugin.name, 'closed');
       next.set(plugin.name, { key, client });
@@ -57,6 +65,17 @@ export class PluginSet {
     this.#retired.clear();
     for (const { client } of this.#clients.values()) client.close();
     this.#clients.clear();
+  }
+
+  #strayAnswer(plugin: string, id: number): void {
+    this.metrics.strayAnswers.inc({ plugin });
+    const now = Date.now();
+    if (now - (this.#strayLogged.get(plugin) ?? 0) < STRAY_LOG_INTERVAL_MS) return;
+    this.#strayLogged.set(plugin, now);
+    this.log?.warn(
+      { plugin, id },
+      'plugin answered a message that is not in flight (unknown or repeated id, or after its timeout); if hookgate_plugin_stray_answers_total keeps rising, check how the plugin echoes AdmitRequest.id',
+    );
   }
 
   #retire(name: string, client: PluginClient, replaced: boolean): void {

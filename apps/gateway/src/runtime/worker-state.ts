@@ -42,7 +42,7 @@ export class WorkerState implements GatewayStateSource {
     private readonly log: Logger,
     private readonly metrics: GatewayMetrics,
   ) {
-    this.#plugins = new PluginSet(metrics);
+    this.#plugins = new PluginSet(metrics, log);
   }
 
   current(): WorkerGatewayState {
