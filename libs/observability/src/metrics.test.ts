@@ -6,7 +6,7 @@ describe('createGatewayMetrics', () => {
     const registry = createMetricsRegistry();
     createGatewayMetrics(registry);
     const names = (await registry.getMetricsAsJSON()).map((m) => m.name);
-    expect(names).toHaveLength(18);
+    expect(names).toHaveLength(19);
     for (const name of names) expect(name).toMatch(/^hookgate_[a-z_]+(_total|_seconds|_state|_successful|_generation)$/);
   });
 
