@@ -245,27 +245,32 @@ describe('pluginInvoker → a plain plugin (no Describe, no stream)', () => {
 describe('pluginInvoker: messages above gRPC\'s default 4 MiB', () => {
   const bigPod = () => podRequest({ object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', annotations: { blob: 'x'.repeat(5 * 1024 * 1024) } } } });
 
-  it('reach an SDK plugin, which accepts what the gateway sends', async () => {
+  /** The SDK plugin on a socket of its own, a described client for it, everything stopped afterwards. */
+  async function withPlugin(serveOptions: Partial<Parameters<typeof servePlugin>[1]>, clientOptions: Parameters<typeof createPluginClient>[2], body: (client: PluginClient) => Promise<void>): Promise<void> {
     const tmp = await tempDir();
-    const server = await servePlugin(sdkPlugin, { listen: `unix://${path.join(tmp.dir, 'big.sock')}`, logger: false });
-    const client = createPluginClient('sdk', server.target, { circuitBreaker: false });
+    const server = await servePlugin(sdkPlugin, { listen: `unix://${path.join(tmp.dir, 'big.sock')}`, logger: false, ...serveOptions });
+    const client = createPluginClient('sdk', server.target, clientOptions);
     try {
       await client.describe();
-      const invoke = pluginInvoker(new Map([['sdk', client]]));
-      expect(plain(await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never))).toEqual({ ok: true, answer: { allowed: true } });
+      await body(client);
     } finally {
+      held.gate.release();
       client.close();
       await server.shutdown(500);
       await tmp.cleanup();
     }
+  }
+
+  it('reach an SDK plugin, which accepts what the gateway sends', async () => {
+    await withPlugin({}, { circuitBreaker: false }, async (client) => {
+      const invoke = pluginInvoker(new Map([['sdk', client]]));
+      expect(plain(await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never))).toEqual({ ok: true, answer: { allowed: true } });
+    });
   });
 
   it('fail alone at a plugin that keeps the 4 MiB limit: calls in flight on its stream go on, the breaker stays closed', async () => {
-    const tmp = await tempDir();
-    const server = await servePlugin(sdkPlugin, { listen: `unix://${path.join(tmp.dir, 'small.sock')}`, logger: false, serverOptions: { 'grpc.max_receive_message_length': 4 * 1024 * 1024 } });
-    const client = createPluginClient('sdk', server.target, { circuitBreaker: { failureThreshold: 1 } });
-    try {
-      await client.describe();
+    const limited = { serverOptions: { 'grpc.max_receive_message_length': 4 * 1024 * 1024 } };
+    await withPlugin(limited, { circuitBreaker: { failureThreshold: 1 } }, async (client) => {
       startHeld();
       const before = held.started;
       const invoke = pluginInvoker(new Map([['sdk', client]]));
@@ -276,12 +281,7 @@ describe('pluginInvoker: messages above gRPC\'s default 4 MiB', () => {
       held.gate.release();
       expect(await pending).toEqual({ ok: true, answer: { allowed: true } });
       expect(client.breaker?.state).toBe('closed');
-    } finally {
-      held.gate.release();
-      client.close();
-      await server.shutdown(500);
-      await tmp.cleanup();
-    }
+    });
   });
 });
 

@@ -39,7 +39,6 @@ interface Evaluator {
   run(node: AstNode, ctx: unknown): unknown;
 }
 interface MacroInput {
-  readonly ast: AstNode;
   readonly args: readonly AstNode[];
   readonly receiver: AstNode;
 }
@@ -50,7 +49,6 @@ class TwoVarError extends Error {}
 
 interface TwoVarMacro {
   readonly kind: Kind;
-  readonly ast: AstNode;
   readonly receiver: AstNode;
   readonly keyVar: string;
   readonly valueVar: string;
@@ -72,10 +70,9 @@ const RESULT_TYPES: Readonly<Record<Kind, string>> = {
   transformMapEntry: 'map<dyn, dyn>',
 };
 
-function identifier(node: AstNode, kind: Kind, checkerOrNull?: Checker): string {
+function identifier(node: AstNode, kind: Kind): string {
   if (node.op === 'id' && typeof node.args === 'string') return node.args;
-  const message = `${kind}() variable names must be simple identifiers`;
-  throw checkerOrNull ? checkerOrNull.createError('invalid_macro_argument', message, node) : new TwoVarError(message);
+  throw new TwoVarError(`${kind}() variable names must be simple identifiers`);
 }
 
 function typeCheck(checker: Checker, macro: TwoVarMacro, ctx: OverlayContext): CelType {
@@ -166,9 +163,8 @@ function evaluate(ev: Evaluator, macro: TwoVarMacro, ctx: unknown): unknown {
 }
 
 function expander(kind: Kind, withFilter: boolean) {
-  return ({ ast, args, receiver }: MacroInput): TwoVarMacro => ({
+  return ({ args, receiver }: MacroInput): TwoVarMacro => ({
     kind,
-    ast,
     receiver,
     keyVar: identifier(args[0] as AstNode, kind),
     valueVar: identifier(args[1] as AstNode, kind),

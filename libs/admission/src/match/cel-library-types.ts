@@ -101,11 +101,7 @@ function normalizeSemver(s: string): string {
 
 const toSemver = (s: string, normalize = false): SemVer => valueOf(parseSemver(s, normalize));
 
-function toQuantity(s: string): KubeQuantity {
-  const parsed = parseKubeQuantity(s);
-  if (!parsed.ok) throw new CelTypeLibraryError(parsed.error);
-  return parsed.value;
-}
+const toQuantity = (s: string): KubeQuantity => valueOf(parseKubeQuantity(s));
 
 function asInteger(q: KubeQuantity): bigint {
   const value = quantityAsInt64(q);
