@@ -350,9 +350,9 @@ describe('validateConfiguration: clientConfig', () => {
     {
       name: 'not a URL at all',
       obj: withClient({ url: 'wrong url pattern' }),
-      errors: [`${cc}.url: Invalid value: "": 'https' is the only allowed URL scheme${form}`, `${cc}.url: Invalid value: "": host must be provided${form}`],
+      errors: [`${cc}.url: Invalid value: "": 'https' is the only allowed URL scheme${form}`, `${cc}.url: Invalid value: "": host must be specified${form}`],
     },
-    { name: 'https without host', obj: withClient({ url: 'https:///path' }), errors: [`${cc}.url: Invalid value: "": host must be provided${form}`] },
+    { name: 'https without host', obj: withClient({ url: 'https:///path' }), errors: [`${cc}.url: Invalid value: "": host must be specified${form}`] },
     { name: 'user info', obj: withClient({ url: 'https://user:pw@hook.example.com/' }), errors: [`${cc}.url: Invalid value: "user:pw": user information is not permitted in the URL`] },
     { name: 'fragment', obj: withClient({ url: 'https://hook.example.com/x#frag' }), errors: [`${cc}.url: Invalid value: "frag": fragments are not permitted in the URL`] },
     { name: 'query', obj: withClient({ url: 'https://hook.example.com/x?a=b' }), errors: [`${cc}.url: Invalid value: "a=b": query parameters are not permitted in the URL`] },
@@ -478,6 +478,12 @@ describe('validateConfiguration: matchConditions', () => {
     { name: 'conditions not a list', obj: withConditions({ a: 'true' }), errors: [`${m}: Invalid value: {"a":"true"}: must be a list, got an object`] },
     { name: 'condition not an object', obj: withConditions(['true']), errors: [`${m}[0]: Invalid value: "true": must be an object, got a string`] },
     { name: 'expression not a string', obj: withConditions([{ name: 'a', expression: true }]), errors: [`${m}[0].expression: Invalid value: true: must be a string, got a boolean`] },
+    // validation_test.go "invalid expression", word for word.
+    {
+      name: 'unclosed list (upstream)',
+      obj: withConditions([{ name: 'webhook.k8s.io', expression: 'object.x in [1, 2, ' }]),
+      errors: [`${m}[0].expression: Invalid value: "object.x in [1, 2,": compilation failed: ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'`],
+    },
   ];
   it.each(cases)('$name', ({ obj, opts, errors }) => expect(errorsOf(obj, opts)).toEqual(errors));
 

@@ -239,7 +239,7 @@ function validateWebhookUrl(raw: string, path: FieldPath, opts: ValidateOptions,
   if (u.scheme !== 'https' && !loopbackHttp) {
     errs.push(invalid(path, u.scheme, `'https' is the only allowed URL scheme${form}`));
   }
-  if (u.host.length === 0) errs.push(invalid(path, u.host, `host must be provided${form}`));
+  if (u.host.length === 0) errs.push(invalid(path, u.host, `host must be specified${form}`));
   if (u.user !== undefined) errs.push(invalid(path, u.user, 'user information is not permitted in the URL'));
   if (u.fragment.length > 0) errs.push(invalid(path, u.fragment, 'fragments are not permitted in the URL'));
   if (u.rawQuery.length > 0) errs.push(invalid(path, u.rawQuery, 'query parameters are not permitted in the URL'));

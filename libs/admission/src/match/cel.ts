@@ -8,12 +8,14 @@
  *                       null), so field names on it are not type-checked (gap)
  *   authorizer          declared; evaluating a check is an error (cel-authorizer.ts)
  * Options as in the Kubernetes base environment: optional types on, homogeneous aggregate literals.
- * Gaps: no cost limits (cel-go cost accounting), error texts are cel-js's (lower-cased), extra
+ * Gaps: no cost limits (cel-go cost accounting), error texts are cel-js's (lower-cased; the common
+ * ones reworded as cel-go's in cel-go-wording.ts), extra
  * libraries listed in cel-library.ts (url, ip/cidr, semver, quantity and format are in cel-library-types.ts).
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { registerAuthorizer } from './cel-authorizer.js';
+import { celGoWording } from './cel-go-wording.js';
 import { registerKubernetesLibraries } from './cel-library.js';
 import { registerKubernetesTypeLibraries } from './cel-library-types.js';
 import { registerTwoVariableComprehensions } from './cel-comprehensions.js';
@@ -77,7 +79,7 @@ export function celErrorText(error: unknown): string {
 /** `ERROR: <input>:L:C: <message>` as cel-go's issues print (line and column 1-based). */
 function issueText(expression: string, error: unknown): string {
   // cel-js reports an unknown field of a typed object as a missing key; cel-go words it as below.
-  const text = celErrorText(error).replace(/^no such key: (.*)$/, "undefined field '$1'");
+  const text = celGoWording(expression, celErrorText(error).replace(/^no such key: (.*)$/, "undefined field '$1'"));
   const start = (error as CelErrorLike | undefined)?.range?.start;
   if (typeof start !== 'number') return `ERROR: <input>: ${text}`;
   const before = expression.slice(0, start).split('\n');
