@@ -58,6 +58,11 @@ describe('recordOutcome', () => {
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchCondition:only-pods' } as TraceEvent,
       lines: ['hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1'],
     },
+    {
+      name: 'a hook skipped because its conditions errored under Ignore',
+      event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchConditions:ignored-errors' } as TraceEvent,
+      lines: ['hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1'],
+    },
   ];
   it.each(cases)('$name', async ({ event, lines }) => {
     const registry = createMetricsRegistry();

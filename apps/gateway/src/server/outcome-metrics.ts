@@ -89,7 +89,8 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
     return;
   }
   if (event.type === 'skip') {
-    if (event.reason.startsWith('matchCondition:')) metrics.matchConditionExclusions.inc(base);
+    // A false condition, or errors under failurePolicy Ignore: both are `!Matches` upstream (webhook.go).
+    if (event.reason.startsWith('matchCondition:') || event.reason === 'matchConditions:ignored-errors') metrics.matchConditionExclusions.inc(base);
     return;
   }
   if (event.type === 'reject') {

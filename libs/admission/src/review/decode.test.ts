@@ -150,6 +150,7 @@ describe('decodeReview: rejections name what is wrong', () => {
     { name: 'requestKind not an object', body: review(request({ requestKind: 'x' })), field: 'request.requestKind', message: 'request.requestKind: must be an object {group, version, kind}, got a string' },
     { name: 'object is a string', body: review(request({ object: 'x' })), field: 'request.object', message: 'request.object: must be a JSON object or null, got a string' },
     { name: 'options is a number', body: review(request({ options: 3 })), field: 'request.options', message: 'request.options: must be a JSON object or null, got a number' },
+    { name: 'object is an array', body: review(request({ object: [1, 2] })), field: 'request.object', message: 'request.object: must be a JSON object or null, got an array' },
   ];
   it.each(cases)('$name', ({ body, field, message }) => {
     const r = decodeReview(body);

@@ -148,7 +148,7 @@ function decodeRequest(v: unknown): AdmissionRequest {
   if ('options' in r && r['options'] !== undefined) request.options = r['options'] as JsonValue;
   for (const key of ['object', 'oldObject', 'options'] as const) {
     const raw = r[key];
-    if (present(raw) && typeof raw !== 'object') fail(`${path}.${key}`, `must be a JSON object or null, got ${describe(raw)}`);
+    if (present(raw) && (typeof raw !== 'object' || Array.isArray(raw))) fail(`${path}.${key}`, `must be a JSON object or null, got ${describe(raw)}`);
   }
   const dryRun = r['dryRun'];
   if (present(dryRun)) {

@@ -107,6 +107,18 @@ describe('verifyHookResponse: non-2xx statuses (client-go transformResponse)', (
       code: 500,
     },
     {
+      name: 'Status body whose apiVersion does not parse is not used',
+      input: http(JSON.stringify({ kind: 'Status', apiVersion: 'a/b/c', status: 'Failure', message: 'weird gv' }), 500),
+      message: serverError('"unknown"'),
+      code: 500,
+    },
+    {
+      name: 'Status body with another apiVersion is still a Status (registered unversioned)',
+      input: http(JSON.stringify({ kind: 'Status', apiVersion: 'meta.k8s.io/v1', status: 'Failure', message: 'm', code: 409 }), 500),
+      message: 'failed to call webhook: m',
+      code: 409,
+    },
+    {
       name: 'Status-like body without kind is not used',
       input: http(JSON.stringify({ status: 'Failure', message: 'm' }), 500, 'text/plain'),
       message: serverError(`"${JSON.stringify({ status: 'Failure', message: 'm' }).replace(/"/g, '\\"')}"`),
@@ -167,9 +179,14 @@ describe('verifyHookResponse: decoding a 2xx body', () => {
     {
       name: 'annotation value a number',
       input: http(v1Body({ uid: UID, auditAnnotations: { a: 1 } })),
-      message: `${F}json: cannot unmarshal number into Go struct field AdmissionResponse.response.auditAnnotations.a of type string`,
+      message: `${F}json: cannot unmarshal number into Go struct field AdmissionResponse.response.auditAnnotations of type string`,
     },
     { name: 'unparsable content type on a 200', input: http(v1Body({ uid: UID }), 200, '/json'), message: `${F}Internal error occurred: mime: no media type`, code: 500 },
+    // Go's decoder keeps the first wrong type in document order.
+    { name: 'first wrong field in document order', input: http(v1Body({ warnings: 5, uid: 7, allowed: true })), message: `${F}json: cannot unmarshal number into Go struct field AdmissionResponse.response.warnings of type []string` },
+    { name: 'status fields in document order', input: http(v1Body({ uid: UID, status: { reason: 1, code: 'x' } })), message: `${F}json: cannot unmarshal number into Go struct field Status.response.status.reason of type string` },
+    { name: 'status.code beyond int32 names the literal', input: http(v1Body({ uid: UID, status: { code: 3000000000 } })), message: `${F}json: cannot unmarshal number 3000000000 into Go struct field Status.response.status.code of type int32` },
+    { name: 'status.code not an integer names the literal', input: http(v1Body({ uid: UID, status: { code: 1.5 } })), message: `${F}json: cannot unmarshal number 1.5 into Go struct field Status.response.status.code of type int32` },
   ];
   it.each(cases)('$name', ({ input, message, code }) => {
     const f = failureOf(verifyHookResponse(input, call()));

@@ -163,6 +163,9 @@ function failureStatusFromBody(body: string): Status | undefined {
     return undefined;
   }
   if (!isObject(parsed) || parsed['kind'] !== 'Status') return undefined;
+  // Status is registered unversioned, so any apiVersion decodes, except one ParseGroupVersion refuses.
+  const apiVersion = parsed['apiVersion'];
+  if (typeof apiVersion === 'string' && splitApiVersion(apiVersion) === undefined) return undefined;
   const decoded = decodeStatus(parsed, 'Status');
   if (!decoded.ok || decoded.status.status !== 'Failure') return undefined;
   return decoded.status;
@@ -214,31 +217,32 @@ const typeError = (value: unknown, struct: string, path: string, goType: string)
 type Decoded<T> = { ok: true } & T;
 type DecodeError = { ok: false; error: string };
 
+const STATUS_STRINGS = new Set(['apiVersion', 'kind', 'status', 'message', 'reason']);
+
+/** metav1.Status as Go decodes it; the first wrong type in document order is the error. */
 function decodeStatus(v: Obj, pathPrefix: string): Decoded<{ status: Status }> | DecodeError {
   const status: Status = {};
   const path = (k: string): string => (pathPrefix === 'Status' ? k : `${pathPrefix}.${k}`);
-  for (const key of ['apiVersion', 'kind', 'status', 'message', 'reason'] as const) {
-    const value = v[key];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') return { ok: false, error: typeError(value, 'Status', path(key), 'string') };
-    status[key] = value;
-  }
-  const code = v['code'];
-  if (code !== undefined && code !== null) {
-    if (typeof code !== 'number' || !Number.isInteger(code) || code < -2147483648 || code > 2147483647) {
-      return { ok: false, error: typeError(code, 'Status', path('code'), 'int32') };
+  const fail = (error: string): DecodeError => ({ ok: false, error });
+  for (const [key, value] of Object.entries(v)) {
+    if (value === null) continue;
+    if (STATUS_STRINGS.has(key)) {
+      if (typeof value !== 'string') return fail(typeError(value, 'Status', path(key), 'string'));
+      status[key as 'apiVersion' | 'kind' | 'status' | 'message' | 'reason'] = value;
+    } else if (key === 'code') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < -2147483648 || value > 2147483647) {
+        // strconv.ParseInt failed or overflowed: Go names the literal (`number 3000000000`).
+        const what = typeof value === 'number' ? `number ${String(value)}` : jsonTypeName(value);
+        return fail(`json: cannot unmarshal ${what} into Go struct field Status.${path('code')} of type int32`);
+      }
+      status.code = value;
+    } else if (key === 'metadata') {
+      if (!isObject(value)) return fail(typeError(value, 'Status', path('metadata'), 'v1.ListMeta'));
+      status.metadata = value as JsonObject;
+    } else if (key === 'details') {
+      if (!isObject(value)) return fail(typeError(value, 'Status', path('details'), 'v1.StatusDetails'));
+      status.details = value as JsonValue;
     }
-    status.code = code;
-  }
-  const metadata = v['metadata'];
-  if (metadata !== undefined && metadata !== null) {
-    if (!isObject(metadata)) return { ok: false, error: typeError(metadata, 'Status', path('metadata'), 'v1.ListMeta') };
-    status.metadata = metadata as JsonObject;
-  }
-  const details = v['details'];
-  if (details !== undefined && details !== null) {
-    if (!isObject(details)) return { ok: false, error: typeError(details, 'Status', path('details'), 'v1.StatusDetails') };
-    status.details = details as JsonValue;
   }
   return { ok: true, status };
 }
@@ -271,67 +275,75 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
   return undefined;
 }
 
-function decodeResponse(v: Obj): Decoded<{ response: WireResponse }> | DecodeError {
-  const S = 'AdmissionResponse';
-  const response: WireResponse = { uid: '', allowed: false, patch: '' };
-  const uid = v['uid'];
-  if (uid !== undefined && uid !== null) {
-    if (typeof uid !== 'string') return { ok: false, error: typeError(uid, S, 'response.uid', 'types.UID') };
-    response.uid = uid;
-  }
-  const allowed = v['allowed'];
-  if (allowed !== undefined && allowed !== null) {
-    if (typeof allowed !== 'boolean') return { ok: false, error: typeError(allowed, S, 'response.allowed', 'bool') };
-    response.allowed = allowed;
-  }
-  const status = v['status'];
-  if (status !== undefined && status !== null) {
-    if (!isObject(status)) return { ok: false, error: typeError(status, S, 'response.status', 'v1.Status') };
-    const decoded = decodeStatus(status, 'response.status');
-    if (!decoded.ok) return decoded;
-    response.status = decoded.status;
-  }
-  const patch = v['patch'];
-  if (patch !== undefined && patch !== null) {
-    if (typeof patch !== 'string') return { ok: false, error: typeError(patch, S, 'response.patch', '[]uint8') };
-    const bytes = decodeBase64Text(patch);
-    if (!bytes.ok) return { ok: false, error: bytes.error };
-    response.patch = bytes.text;
-  }
-  const patchType = v['patchType'];
-  if (patchType !== undefined && patchType !== null) {
-    if (typeof patchType !== 'string') return { ok: false, error: typeError(patchType, S, 'response.patchType', 'v1.PatchType') };
-    response.patchType = patchType;
-  }
-  const annotations = v['auditAnnotations'];
-  if (annotations !== undefined && annotations !== null) {
-    if (!isObject(annotations)) {
-      return { ok: false, error: typeError(annotations, S, 'response.auditAnnotations', 'map[string]string') };
-    }
+/**
+ * One field of AdmissionResponse: its Go type and how its JSON value is stored. A wrong type is the
+ * error Go's decoder saves; it keeps the first one in document order (saveError).
+ */
+type FieldDecoder = (value: unknown, response: WireResponse) => string | undefined;
+
+const RESPONSE = 'AdmissionResponse';
+
+const RESPONSE_FIELDS = new Map<string, FieldDecoder>(Object.entries({
+  uid: (value, r) => {
+    if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.uid', 'types.UID');
+    r.uid = value;
+    return undefined;
+  },
+  allowed: (value, r) => {
+    if (typeof value !== 'boolean') return typeError(value, RESPONSE, 'response.allowed', 'bool');
+    r.allowed = value;
+    return undefined;
+  },
+  status: (value, r) => {
+    if (!isObject(value)) return typeError(value, RESPONSE, 'response.status', 'v1.Status');
+    const decoded = decodeStatus(value, 'response.status');
+    if (!decoded.ok) return decoded.error;
+    r.status = decoded.status;
+    return undefined;
+  },
+  patch: (value, r) => {
+    if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.patch', '[]uint8');
+    const bytes = decodeBase64Text(value);
+    if (!bytes.ok) return bytes.error;
+    r.patch = bytes.text;
+    return undefined;
+  },
+  patchType: (value, r) => {
+    if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.patchType', 'v1.PatchType');
+    r.patchType = value;
+    return undefined;
+  },
+  auditAnnotations: (value, r) => {
+    // Map keys are not part of the field path in the apiserver's decoder (sigs.k8s.io/json).
+    if (!isObject(value)) return typeError(value, RESPONSE, 'response.auditAnnotations', 'map[string]string');
     const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(annotations)) {
-      if (value === null) {
-        out[key] = '';
-        continue;
-      }
-      if (typeof value !== 'string') return { ok: false, error: typeError(value, S, `response.auditAnnotations.${key}`, 'string') };
-      out[key] = value;
+    for (const [key, v] of Object.entries(value)) {
+      if (v !== null && typeof v !== 'string') return typeError(v, RESPONSE, 'response.auditAnnotations', 'string');
+      out[key] = v ?? '';
     }
-    response.auditAnnotations = out;
-  }
-  const warnings = v['warnings'];
-  if (warnings !== undefined && warnings !== null) {
-    if (!Array.isArray(warnings)) return { ok: false, error: typeError(warnings, S, 'response.warnings', '[]string') };
+    r.auditAnnotations = out;
+    return undefined;
+  },
+  warnings: (value, r) => {
+    if (!Array.isArray(value)) return typeError(value, RESPONSE, 'response.warnings', '[]string');
     const out: string[] = [];
-    for (const w of warnings) {
-      if (w === null) {
-        out.push('');
-        continue;
-      }
-      if (typeof w !== 'string') return { ok: false, error: typeError(w, S, 'response.warnings', 'string') };
-      out.push(w);
+    for (const w of value) {
+      if (w !== null && typeof w !== 'string') return typeError(w, RESPONSE, 'response.warnings', 'string');
+      out.push(w ?? '');
     }
-    response.warnings = out;
+    r.warnings = out;
+    return undefined;
+  },
+} satisfies Record<string, FieldDecoder>));
+
+function decodeResponse(v: Obj): Decoded<{ response: WireResponse }> | DecodeError {
+  const response: WireResponse = { uid: '', allowed: false, patch: '' };
+  // Object key order is the document's (none of these names is an integer), so the first error is Go's.
+  for (const [key, value] of Object.entries(v)) {
+    const decode = RESPONSE_FIELDS.get(key);
+    if (decode === undefined || value === null) continue;
+    const error = decode(value, response);
+    if (error !== undefined) return { ok: false, error };
   }
   return { ok: true, response };
 }
