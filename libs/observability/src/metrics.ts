@@ -90,7 +90,7 @@ export function createGatewayMetrics(registry: Registry) {
     }),
     matchConditionExclusions: new Counter<'name' | 'phase' | 'operation'>({
       name: 'hookgate_match_condition_exclusions_total',
-      help: 'Requests a hook skipped because one of its matchConditions was false.',
+      help: 'Requests a hook skipped by its matchConditions: one was false, or they errored under failurePolicy Ignore.',
       labelNames: ['name', 'phase', 'operation'],
       registers,
     }),
