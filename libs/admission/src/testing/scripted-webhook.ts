@@ -62,6 +62,8 @@ const BEHAVIOURS: Readonly<Record<string, Respond>> = {
     patch(r, '[{"op": "remove", "path": "/metadata/labels/remove"}]', { auditAnnotations: { key1: 'value1' } }),
   addLabel: (r) => patch(r, '[{"op": "add", "path": "/metadata/labels/added", "value": "test"}]'),
   invalidMutation: (r) => patch(r, '[{"op": "add", "CORRUPTED_KEY":}]'),
+  // Newer tables' "match & invalid patch": a patch cut short, which does not decode.
+  invalidPatch: (r) => patch(r, '[{"op": "add", "path": "/metadata/labels/added", "value": "test"}'),
   nilResponse: (r) => http(200, JSON.stringify({ apiVersion: r.apiVersion, kind: 'AdmissionReview' }), JSON_TYPE),
   invalidAnnotation: (r) => allow(r, { auditAnnotations: { 'invalid*key': 'value1' } }),
   internalErr: () => http(500, 'webhook internal server error\n', 'text/plain; charset=utf-8'),
@@ -92,7 +94,7 @@ const BEHAVIOURS: Readonly<Record<string, Respond>> = {
       body: JSON.stringify({ apiVersion: r.apiVersion, kind: 'AdmissionReview', response: { uid: 'wrong-uid', allowed: true } }),
     },
   }),
-  invalidPatch: (r) => patch(r, '[{"op": "remove", "path": "/metadata/labels/nonexistent"}]'),
+  unappliablePatch: (r) => patch(r, '[{"op": "remove", "path": "/metadata/labels/nonexistent"}]'),
   emptyPatch: (r) => patch(r, '[]'),
   mergePatch: (r) => answer(r, { allowed: true, patchType: 'MergePatch', patch: encodeBase64Text('{"metadata":{"labels":{"m":"1"}}}') }),
   // A valid JSON Patch labelled with another type: decodes, then fails the patchType check.

@@ -184,14 +184,14 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
   },
   {
     name: 'a patch that does not apply is a 500 whatever the failurePolicy',
-    webhooks: [{ name: 'invalidpatch.example.com', behaviour: 'invalidPatch', failurePolicy: 'Ignore' }],
+    webhooks: [{ name: 'unappliablepatch.example.com', behaviour: 'unappliablePatch', failurePolicy: 'Ignore' }],
     expect: {
       allowed: false,
       statusCode: 500,
       reason: 'InternalError',
       message:
         "Internal error occurred: error in remove for path: '/metadata/labels/nonexistent': Unable to remove nonexistent key: nonexistent: missing value",
-      annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'invalidpatch.example.com', false) },
+      annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'unappliablepatch.example.com', false) },
     },
   },
   {

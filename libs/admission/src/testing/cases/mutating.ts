@@ -72,6 +72,28 @@ export const MUTATING_CASES: readonly ChainCase[] = [
       annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'invalidmutation.example.com', false) },
     },
   },
+  // Newer tables: a patch that does not decode is a calling error, so failurePolicy applies.
+  {
+    name: 'match & invalid patch',
+    webhooks: [{ name: 'invalidpatch.example.com', behaviour: 'invalidPatch' }],
+    expect: {
+      allowed: false,
+      statusCode: 500,
+      message: 'Internal error occurred: failed calling webhook "invalidpatch.example.com": received undecodable patch in webhook response: unexpected end of JSON input',
+      annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'invalidpatch.example.com', false) },
+    },
+  },
+  {
+    name: 'match & invalid patch fail open',
+    webhooks: [{ name: 'invalidpatch.example.com', behaviour: 'invalidPatch', failurePolicy: 'Ignore' }],
+    expect: {
+      allowed: true,
+      annotations: {
+        [mutation(0, 0)]: mutationAnnotationValue(CFG, 'invalidpatch.example.com', false),
+        'failed-open.mutation.webhook.admission.k8s.io/round_0_index_0': 'invalidpatch.example.com',
+      },
+    },
+  },
   {
     name: 'match & remove label dry run unsupported',
     configApiVersion: 'v1beta1',
