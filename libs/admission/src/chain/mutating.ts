@@ -14,6 +14,7 @@ import { undecodablePatchFailure, unsupportedPatchTypeFailure } from '../review/
 import { buildDenialStatus, internalErrorStatus, modificationNotSupportedStatus, timeoutStatus } from '../errors/status.js';
 import { applyPatch, decodePatch, isJsonEqual } from '../patch/json-patch.js';
 import { diffPatch } from '../patch/diff.js';
+import { patchedObjectProblem } from '../patch/patched-object.js';
 import {
   failedOpenMutationKey,
   mutationAnnotationKey,
@@ -179,6 +180,10 @@ class MutatingRun {
     const applied = applyPatch(this.current, decoded.value);
     if (!applied.ok) {
       return { kind: 'status', changed: false, status: internalErrorStatus(applied.error), outcome: 'patch-error', code: 0 };
+    }
+    const problem = patchedObjectProblem(this.current, applied.value);
+    if (problem !== undefined) {
+      return { kind: 'status', changed: false, status: internalErrorStatus(problem), outcome: 'patch-error', code: 0 };
     }
     const changed = !isJsonEqual(this.current, applied.value);
     this.recorder.annotations.add(

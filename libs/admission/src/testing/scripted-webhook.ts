@@ -96,6 +96,7 @@ const BEHAVIOURS: Readonly<Record<string, Respond>> = {
   }),
   unappliablePatch: (r) => patch(r, '[{"op": "remove", "path": "/metadata/labels/nonexistent"}]'),
   emptyPatch: (r) => patch(r, '[]'),
+  changeKind: (r) => patch(r, '[{"op": "replace", "path": "/kind", "value": "Service"}]'),
   mergePatch: (r) => answer(r, { allowed: true, patchType: 'MergePatch', patch: encodeBase64Text('{"metadata":{"labels":{"m":"1"}}}') }),
   // A valid JSON Patch labelled with another type: decodes, then fails the patchType check.
   mislabeledPatch: (r) =>

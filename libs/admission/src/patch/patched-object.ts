@@ -1,0 +1,38 @@
+/**
+ * §12g: the apiserver decodes a patched object back into the object's type, and a failure is an
+ * internal error (500, whatever the failurePolicy). Without the type's schema Hookgate checks
+ * what every decode needs: a JSON object that keeps its kind and API group (another kind either is
+ * not registered or fails the conversion back to the request's type). Another version of the same
+ * group and kind may be served and converted, so it passes.
+ */
+import type { JsonValue } from '../review/types.js';
+
+const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+function jsonType(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+const typeMeta = (v: JsonValue, key: 'apiVersion' | 'kind'): unknown =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? v[key] : undefined;
+
+/** The group of an apiVersion (`apps/v1` → `apps`, `v1` → ``); undefined when there is none to compare. */
+function groupOf(apiVersion: unknown): string | undefined {
+  if (typeof apiVersion !== 'string' || apiVersion === '') return undefined;
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/** Why the patched object would not decode into the original's type, or undefined when it would. */
+export function patchedObjectProblem(original: JsonValue, patched: JsonValue): string | undefined {
+  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
+    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(patched)} into Go value of type ${FIND_KIND_TYPE}`;
+  }
+  const before = { apiVersion: typeMeta(original, 'apiVersion'), kind: typeMeta(original, 'kind') };
+  const after = { apiVersion: patched['apiVersion'], kind: patched['kind'] };
+  if (before.kind === after.kind && groupOf(before.apiVersion) === groupOf(after.apiVersion)) return undefined;
+  const show = (gvk: { apiVersion: unknown; kind: unknown }): string => `${JSON.stringify(gvk.apiVersion ?? '')}, Kind=${JSON.stringify(gvk.kind ?? '')}`;
+  return `the patched object is a ${show(after)}, not the ${show(before)} the request is for`;
+}
