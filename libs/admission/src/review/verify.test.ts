@@ -107,6 +107,12 @@ describe('verifyHookResponse: non-2xx statuses (client-go transformResponse)', (
       code: 500,
     },
     {
+      name: 'Status body in YAML wins too',
+      input: http('kind: Status\napiVersion: v1\nstatus: Failure\nmessage: quota exceeded\ncode: 429\n', 500, 'application/yaml'),
+      message: 'failed to call webhook: quota exceeded',
+      code: 429,
+    },
+    {
       name: 'Status body whose apiVersion does not parse is not used',
       input: http(JSON.stringify({ kind: 'Status', apiVersion: 'a/b/c', status: 'Failure', message: 'weird gv' }), 500),
       message: serverError('"unknown"'),
@@ -200,6 +206,25 @@ describe('verifyHookResponse: decoding a 2xx body', () => {
   it('reads JSON nulls as absent', () => {
     const body = v1Body({ uid: UID, allowed: null, status: null, patch: null, patchType: null, warnings: null, auditAnnotations: null });
     expect(answerOf(verifyHookResponse(http(body), call()))).toEqual({ allowed: false });
+  });
+
+  // A body that does not start with `{` goes to the codec's YAML serializer.
+  it('decodes a YAML answer', () => {
+    const body = `apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nresponse:\n  uid: ${UID}\n  allowed: true\n  warnings: [careful]\n`;
+    expect(answerOf(verifyHookResponse(http(body, 200, 'application/yaml'), call()))).toEqual({ allowed: true, warnings: ['careful'] });
+  });
+
+  it('decodes JSON behind a byte-order mark (YAML path)', () => {
+    expect(answerOf(verifyHookResponse(http(`\ufeff${v1Body({ uid: UID, allowed: true })}`), call())).allowed).toBe(true);
+  });
+
+  it.each([
+    ['a plain word is a YAML string', 'webhook invalid response', `${F}couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type ${findKind}`],
+    ['a YAML list', '- a\n- b\n', `${F}couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${findKind}`],
+    ['white space only is YAML null, an empty review', ' \n', 'received invalid webhook response: webhook response was absent'],
+    ['broken YAML', '[1, 2', `${F}error converting YAML to JSON: yaml: Flow sequence must end with a ]`],
+  ])('%s', (_name, body, message) => {
+    expect(failureOf(verifyHookResponse(http(body), call())).message).toContain(message);
   });
 });
 

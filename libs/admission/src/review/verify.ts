@@ -10,6 +10,7 @@ import type { HookFailure, HookFailureKind } from '../errors/hook-failure.js';
 import { goQuote } from '../errors/go-quote.js';
 import { checkGoJsonSyntax } from '../patch/go-json.js';
 import { decodeBase64Text } from './base64.js';
+import { isJsonBuffer, yamlBodyToValue } from './yaml-body.js';
 import type { JsonObject, JsonValue, Status } from './types.js';
 
 export interface HookHttpResponse {
@@ -155,13 +156,9 @@ function capBytes(text: string, limit: number): string {
 
 /** Result.Error(): a body that decodes as a Status with status Failure is the error itself. */
 function failureStatusFromBody(body: string): Status | undefined {
-  if (checkGoJsonSyntax(body) !== undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
+  const read = readBody(body);
+  if (!read.ok) return undefined;
+  const parsed = read.value;
   if (!isObject(parsed) || parsed['kind'] !== 'Status') return undefined;
   // Status is registered unversioned, so any apiVersion decodes, except one ParseGroupVersion refuses.
   const apiVersion = parsed['apiVersion'];
@@ -348,19 +345,30 @@ function decodeResponse(v: Obj): Decoded<{ response: WireResponse }> | DecodeErr
   return { ok: true, response };
 }
 
+/** The body's value as the client's codec reads it: JSON when it starts with `{`, else YAML. */
+function readBody(body: string): { ok: true; value: unknown } | DecodeError {
+  if (!isJsonBuffer(body)) {
+    const converted = yamlBodyToValue(body);
+    // Go's json.Unmarshal of null into a struct leaves it empty.
+    return converted.ok ? { ok: true, value: converted.value ?? {} } : converted;
+  }
+  const syntax = checkGoJsonSyntax(body);
+  if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
+  try {
+    return { ok: true, value: JSON.parse(body) as unknown };
+  } catch (e) {
+    return { ok: false, error: `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
 /** The body as the REST client decodes it into an AdmissionReview; Go-worded errors. */
 function decodeBody(body: string, httpStatus: number, contentType: string): Decoded<{ review: WireReview }> | DecodeError {
   if (body.length === 0) {
     return { ok: false, error: `0-length response with status code: ${httpStatus} and content type: ${contentType}` };
   }
-  const syntax = checkGoJsonSyntax(body);
-  if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (e) {
-    return { ok: false, error: `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}` };
-  }
+  const read = readBody(body);
+  if (!read.ok) return read;
+  const parsed = read.value;
   if (!isObject(parsed)) {
     return { ok: false, error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(parsed)} into Go value of type ${FIND_KIND_TYPE}` };
   }
