@@ -75,6 +75,15 @@ export interface Timeouts {
   readonly defaultRequestTimeoutSeconds: number;
 }
 
+export interface Audit {
+  /**
+   * Forward the inner hooks' `patch.webhook.admission.k8s.io/round_R_index_I` annotations (the
+   * patches themselves, possibly Secret data) to the apiserver, which records them at Metadata
+   * level under the gateway's name. Off by default: the apiserver keeps them at Request level.
+   */
+  readonly patchAnnotations: boolean;
+}
+
 export interface RegistryListener {
   readonly disabled: boolean;
   /** Unix socket of the Registry gRPC service; its file permissions are the authentication. */
@@ -96,6 +105,7 @@ export interface GatewayConfiguration {
   readonly kubernetes: KubernetesAccess;
   readonly namespaces: readonly StaticNamespace[];
   readonly timeouts: Timeouts;
+  readonly audit: Audit;
   /** Gateway processes (node:cluster workers). */
   readonly workers: number;
   readonly registry: RegistryListener;

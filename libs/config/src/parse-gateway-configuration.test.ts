@@ -20,6 +20,7 @@ describe('parseGatewayConfiguration defaults', () => {
         kubernetes: { mode: 'none' },
         namespaces: [],
         timeouts: { safetyMarginMs: 500, defaultRequestTimeoutSeconds: 10 },
+        audit: { patchAnnotations: false },
         workers: 2,
         registry: { disabled: false, socket: '/home/me/project/.hookgate/state/registry.sock' },
         logLevel: 'info',
@@ -46,6 +47,7 @@ describe('parseGatewayConfiguration defaults', () => {
         redis: { url: 'redis://127.0.0.1:6379/0' },
         kubernetes: { mode: 'kubeconfig', kubeconfig: 'kubeconfig' },
         timeouts: { safetyMarginMs: 200, defaultRequestTimeoutSeconds: 30 },
+        audit: { patchAnnotations: true },
         workers: 1,
         registry: { socket: '/run/hookgate/registry.sock' },
         logLevel: 'debug',
@@ -69,6 +71,7 @@ describe('parseGatewayConfiguration defaults', () => {
     expect(r.value.kubernetes).toEqual({ mode: 'kubeconfig', kubeconfig: '/etc/hookgate/kubeconfig' });
     expect(r.value.redis).toEqual({ url: 'redis://127.0.0.1:6379/0' });
     expect(r.value.registry).toEqual({ disabled: false, socket: '/run/hookgate/registry.sock' });
+    expect(r.value.audit).toEqual({ patchAnnotations: true });
   });
 
   it('adds the kubernetes.io/metadata.name label to static namespaces', () => {
@@ -129,6 +132,7 @@ describe('parseGatewayConfiguration errors', () => {
       want: ['namespaces[0].labels[kubernetes.io/metadata.name]: Invalid value: "b": must be the namespace name (the apiserver sets it)'],
     },
     { name: 'safety margin too large', doc: { timeouts: { safetyMarginMs: 30000 } }, want: ['timeouts.safetyMarginMs: Invalid value: 30000: must be between 0 and 29999, inclusive'] },
+    { name: 'patchAnnotations not a boolean', doc: { audit: { patchAnnotations: 'yes' } }, want: ['audit.patchAnnotations: Invalid value: "yes": must be true or false'] },
     { name: 'zero workers', doc: { workers: 0 }, want: ['workers: Invalid value: 0: must be between 1 and 256, inclusive'] },
     { name: 'unknown log level', doc: { logLevel: 'verbose' } , want: ['logLevel: Unsupported value: "verbose": supported values: "fatal", "error", "warn", "info", "debug", "trace", "silent"'] },
     { name: 'registry socket too long', doc: { registry: { socket: `/${'x'.repeat(120)}` } }, want: ['registry.socket: Invalid value: "/xxxx'] },

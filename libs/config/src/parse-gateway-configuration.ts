@@ -58,6 +58,10 @@ export function parseGatewayConfiguration(document: unknown, env: DefaultingEnvi
   };
   timeoutsReader.finish();
 
+  const auditReader = top.object('audit');
+  const audit = { patchAnnotations: auditReader.bool('patchAnnotations', false) };
+  auditReader.finish();
+
   const workers = top.int('workers', Math.max(1, env.cpus), { min: 1, max: 256 });
 
   const registryReader = top.object('registry');
@@ -83,6 +87,7 @@ export function parseGatewayConfiguration(document: unknown, env: DefaultingEnvi
     kubernetes,
     namespaces,
     timeouts,
+    audit,
     workers,
     registry,
     logLevel,

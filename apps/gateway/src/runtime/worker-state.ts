@@ -122,6 +122,7 @@ export class WorkerState implements GatewayStateSource {
       plugins,
       namespaces: namespaces.lookup,
       budget: { minMarginMs: gateway.timeouts.safetyMarginMs, defaultTimeoutMs: gateway.timeouts.defaultRequestTimeoutSeconds * 1000 },
+      annotations: { includePatchAnnotations: gateway.audit.patchAnnotations },
       guardPlugins: this.#guard,
     };
   }

@@ -52,7 +52,7 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext) {
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
     logDecision(request.log, summary, outcome, elapsed);
     if (outcome.sideEffects.length > 0) ctx.sideEffects.record(outcome.sideEffects, { ...summary, allowed: outcome.allowed });
-    return encodeReview(version, admission.uid, { ...outcome, auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, ctx.annotations) });
+    return encodeReview(version, admission.uid, { ...outcome, auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations) });
   };
 }
 

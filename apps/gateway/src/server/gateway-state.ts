@@ -2,7 +2,7 @@
  * What one admission request reads, once, when it starts: the compiled hooks, plugin clients and
  * namespace source of one configuration generation. A reload swaps the whole snapshot; in-flight requests keep theirs.
  */
-import type { HookInvoker, HookSet, NamespaceLookup, RequestBudgetOptions } from '@hookgate/admission';
+import type { EncodeAnnotationsOptions, HookInvoker, HookSet, NamespaceLookup, RequestBudgetOptions } from '@hookgate/admission';
 import type { PluginClients } from '../grpc/index.js';
 
 export interface GatewayState {
@@ -13,6 +13,8 @@ export interface GatewayState {
   readonly namespaces: NamespaceLookup;
   /** Safety margin and default budget for `?timeout=` (computeRequestBudget). */
   readonly budget: RequestBudgetOptions;
+  /** How inner hooks' audit annotations are passed on (GatewayConfiguration `audit`); the gateway's options when absent. */
+  readonly annotations?: EncodeAnnotationsOptions;
   /** Wraps each request's plugin invoker: the registry's lease guard (registered plugins whose lease ran out fail closed). */
   readonly guardPlugins?: (invoke: HookInvoker) => HookInvoker;
 }
