@@ -13,6 +13,7 @@
  * handler the argument nodes, and the macro object evaluates them with the evaluator it is given.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { meterIterationScopes } from './cel-cost.js';
 
 /** What cel-js hands a macro and what it calls back with (lib/parser.js, lib/registry.js). */
 interface AstNode {
@@ -81,6 +82,7 @@ function typeCheck(checker: Checker, macro: TwoVarMacro, ctx: OverlayContext): C
   const keyType = range.kind === 'list' ? checker.getType('int') : range.kind === 'map' ? (range.keyType ?? dyn) : dyn;
   const valueType = range.kind === 'list' || range.kind === 'map' ? (range.valueType ?? dyn) : dyn;
   macro.keyCtx = ctx.forkWithVariable(macro.keyVar, keyType);
+  meterIterationScopes(macro.keyCtx);
   macro.valueCtx = macro.keyCtx.forkWithVariable(macro.valueVar, valueType);
   for (const predicate of [macro.filter, RESULT_TYPES[macro.kind] === 'bool' ? macro.body : undefined]) {
     if (predicate === undefined) continue;

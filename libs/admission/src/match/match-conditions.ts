@@ -9,6 +9,7 @@ import type { AdmissionRequest } from '../review/types.js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { compileBoolExpression, celErrorText } from './cel.js';
 import { AUTHORIZER_VALUE } from './cel-authorizer.js';
+import { ITERATION_LIMIT, withIterationLimit } from './cel-cost.js';
 import { formatAggregate } from '../errors/status.js';
 import { buildCelRequest, toCelRequest, toCelValue } from './cel-values.js';
 
@@ -49,7 +50,8 @@ export function buildCelActivation(request: AdmissionRequest): CelActivation {
 
 function runProgram(program: ParseResult, expression: string, activation: CelActivation): EvalResult {
   try {
-    const value: unknown = program(celContext(activation));
+    const context = celContext(activation);
+    const value: unknown = withIterationLimit(ITERATION_LIMIT, () => program(context));
     if (typeof value === 'boolean') return { ok: true, value };
     return { ok: false, error: `expression '${expression}' resulted in error: expected a bool result, got ${typeof value}` };
   } catch (error) {
