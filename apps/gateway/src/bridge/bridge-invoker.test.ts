@@ -42,6 +42,10 @@ function startServer(kind: 'http' | 'https', tls?: { keyPem: string; certPem: st
         return json(200, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, allowed: true } });
       case '/hang':
         return undefined;
+      case '/close':
+        return res.socket?.end();
+      case '/reset':
+        return res.socket?.resetAndDestroy();
       default:
         return json(404, {});
     }
@@ -152,6 +156,20 @@ describe('bridge invoker', () => {
       ca: () => '',
       kind: 'transport',
       message: () => 'failed to call webhook: Post "http://127.0.0.1:1/allow?timeout=10s": dial tcp 127.0.0.1:1: connect: connection refused',
+    },
+    {
+      name: 'a hook that closes the connection without answering reads EOF, as in Go',
+      url: () => `${httpOrigin}/close`,
+      ca: () => '',
+      kind: 'transport',
+      message: () => `failed to call webhook: Post "${httpOrigin}/close?timeout=10s": EOF`,
+    },
+    {
+      name: 'a hook that resets the connection',
+      url: () => `${httpOrigin}/reset`,
+      ca: () => '',
+      kind: 'transport',
+      message: () => `failed to call webhook: Post "${httpOrigin}/reset?timeout=10s": read: connection reset by peer`,
     },
     {
       name: 'a non-2xx answer is judged by verifyHookResponse',

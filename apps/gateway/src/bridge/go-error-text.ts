@@ -18,8 +18,9 @@ export function describeTransportError(error: unknown, endpoint: HookEndpoint): 
   const code = e.code ?? (e.cause as { code?: string } | undefined)?.code ?? '';
   if (code === 'ECONNREFUSED') return `dial tcp ${endpoint.hostPort}: connect: connection refused`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `dial tcp: lookup ${endpoint.servername}: no such host`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'read: connection reset by peer';
-  if (code === 'UND_ERR_CLOSED') return 'EOF';
+  if (code === 'ECONNRESET') return 'read: connection reset by peer';
+  // undici's "other side closed": the hook closed the connection without answering; Go reads EOF.
+  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'EOF';
   if (UNKNOWN_AUTHORITY.has(code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
   if (code === 'CERT_HAS_EXPIRED') return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: x509: ${e.message ?? 'certificate name mismatch'}`;
