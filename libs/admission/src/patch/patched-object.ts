@@ -6,14 +6,7 @@
  * group and kind may be served and converted, so it passes.
  */
 import type { JsonValue } from '../review/types.js';
-
-const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
-function jsonType(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
-}
+import { notAnObjectError } from '../review/go-decode-errors.js';
 
 const typeMeta = (v: JsonValue, key: 'apiVersion' | 'kind'): unknown =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? v[key] : undefined;
@@ -28,7 +21,7 @@ function groupOf(apiVersion: unknown): string | undefined {
 /** Why the patched object would not decode into the original's type, or undefined when it would. */
 export function patchedObjectProblem(original: JsonValue, patched: JsonValue): string | undefined {
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
-    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(patched)} into Go value of type ${FIND_KIND_TYPE}`;
+    return notAnObjectError(patched);
   }
   const before = { apiVersion: typeMeta(original, 'apiVersion'), kind: typeMeta(original, 'kind') };
   const after = { apiVersion: patched['apiVersion'], kind: patched['kind'] };

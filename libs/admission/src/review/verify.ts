@@ -11,6 +11,7 @@ import { goQuote } from '../errors/go-quote.js';
 import { checkGoJsonSyntax } from '../patch/go-json.js';
 import { decodeBase64Text } from './base64.js';
 import { isJsonBuffer, yamlBodyToValue } from './yaml-body.js';
+import { jsonTypeName, notAnObjectError } from './go-decode-errors.js';
 import type { JsonObject, JsonValue, Status } from './types.js';
 
 export interface HookHttpResponse {
@@ -27,7 +28,6 @@ const MAX_UNSTRUCTURED_TEXT_BYTES = 2048;
 
 const V1_GVK = 'admission.k8s.io/v1, Kind=AdmissionReview';
 /** The anonymous struct Go's meta factory decodes apiVersion/kind into, as %T prints it. */
-const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 const failure = (kind: HookFailureKind, message: string, code: number, status?: Status): HookReply => ({
   ok: false,
@@ -190,22 +190,6 @@ function verifyHttpStatus(input: HookHttpResponse): HookReply | undefined {
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The JSON type name Go's UnmarshalTypeError prints. */
-function jsonTypeName(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (v === null) return 'null';
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'object';
-  }
-}
 
 /** `json: cannot unmarshal <t> into Go struct field <Struct>.<path> of type <goType>`. */
 const typeError = (value: unknown, struct: string, path: string, goType: string): string =>
@@ -370,7 +354,7 @@ function decodeBody(body: string, httpStatus: number, contentType: string): Deco
   if (!read.ok) return read;
   const parsed = read.value;
   if (!isObject(parsed)) {
-    return { ok: false, error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(parsed)} into Go value of type ${FIND_KIND_TYPE}` };
+    return { ok: false, error: notAnObjectError(parsed) };
   }
   const apiVersion = parsed['apiVersion'] ?? '';
   const kind = parsed['kind'] ?? '';
