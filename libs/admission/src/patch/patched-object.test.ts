@@ -8,6 +8,7 @@ describe('patchedObjectProblem', () => {
   it.each([
     ['labels changed', pod, { ...pod, metadata: { name: 'p', labels: { a: 'b' } } }],
     ['another version of the same group and kind', deployment, { ...deployment, apiVersion: 'apps/v1beta2' }],
+    ['an original without apiVersion and kind holds nothing against the patch', { metadata: {} }, { apiVersion: 'v1', kind: 'Pod', metadata: {} }],
     ['a custom resource keeps its kind', { apiVersion: 'example.com/v1', kind: 'Widget' }, { apiVersion: 'example.com/v1', kind: 'Widget', spec: {} }],
   ])('accepts: %s', (_name, before, after) => expect(patchedObjectProblem(before, after)).toBeUndefined());
 

@@ -25,7 +25,10 @@ export function patchedObjectProblem(original: JsonValue, patched: JsonValue): s
   }
   const before = { apiVersion: typeMeta(original, 'apiVersion'), kind: typeMeta(original, 'kind') };
   const after = { apiVersion: patched['apiVersion'], kind: patched['kind'] };
-  if (before.kind === after.kind && groupOf(before.apiVersion) === groupOf(after.apiVersion)) return undefined;
+  // Only what the original declares is held against the patch (hand-written reviews may omit it).
+  const kindKept = typeof before.kind !== 'string' || before.kind === '' || after.kind === before.kind;
+  const groupKept = groupOf(before.apiVersion) === undefined || groupOf(after.apiVersion) === groupOf(before.apiVersion);
+  if (kindKept && groupKept) return undefined;
   const show = (gvk: { apiVersion: unknown; kind: unknown }): string => `${JSON.stringify(gvk.apiVersion ?? '')}, Kind=${JSON.stringify(gvk.kind ?? '')}`;
   return `the patched object is a ${show(after)}, not the ${show(before)} the request is for`;
 }
