@@ -104,7 +104,13 @@ export class ConfigurationHolder<T = LoadedConfiguration> {
 
   async #reloadOnce(): Promise<ReloadOutcome<T>> {
     const now = this.options.now ?? (() => new Date());
-    const loaded = await loadAndPrepare(this.path, this.options, this.prepare, this.#snapshot.configuration.digest);
+    let loaded: Awaited<ReturnType<typeof loadAndPrepare<T>>>;
+    try {
+      loaded = await loadAndPrepare(this.path, this.options, this.prepare, this.#snapshot.configuration.digest);
+    } catch (e) {
+      // Whatever went wrong, a reload must never take down what is serving: keep the last good one.
+      loaded = { ok: false, error: [{ file: this.path, document: 0, field: '', rule: 'FileUnreadable', message: `loading the configuration failed: ${(e as Error).message}` }] };
+    }
     let outcome: ReloadOutcome<T>;
     if (loaded === 'unchanged') {
       this.#lastError = undefined;

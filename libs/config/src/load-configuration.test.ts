@@ -92,6 +92,14 @@ describe('loadConfiguration: the real-world corpus', async () => {
 });
 
 describe('loadConfiguration: layout', () => {
+  it('reads a file that reuses one anchor for many hooks', async () => {
+    const hooks = Array.from({ length: 150 }, (_, i) => `  - name: h${i}.example.com\n    <<: *hook`).join('\n');
+    const text = `${GATEWAY}---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: many\nx-defaults: &hook\n  clientConfig: { plugin: p }\n  rules: [{ operations: [CREATE], apiGroups: [''], apiVersions: [v1], resources: [pods] }]\n  sideEffects: None\n  admissionReviewVersions: [v1]\nwebhooks:\n${hooks}\n`;
+    await write('gw.yaml', text);
+    const errors = await loadErrors(dir);
+    expect(errors.filter((e) => e.rule === 'YAMLSyntax')).toEqual([]);
+  });
+
   it('reads a multi-document file, skipping empty documents', async () => {
     const file = await write('hookgate.yaml', `${GATEWAY}---\n${pluginHook('MutatingWebhookConfiguration', 'defaults')}---\n# nothing\n---\n${pluginHook('ValidatingWebhookConfiguration', 'policy')}`);
     const r = await loadConfiguration(file, { env });
@@ -191,6 +199,13 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
       name: 'a duplicate key',
       files: { 'gw.yaml': `${GATEWAY}workers: 1\nworkers: 2\n` },
       want: [{ file: 'gw.yaml', document: 1, line: 7, rule: 'YAMLSyntax', message: 'Map keys must be unique' }],
+    },
+    {
+      name: 'aliases that expand without bound (billion laughs)',
+      files: {
+        'gw.yaml': `${GATEWAY}---\n${['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: 9 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(i === 0 ? '*a' : `*l${i}`).join(', ')}]`)].join('\n')}\n`,
+      },
+      want: [{ file: 'gw.yaml', document: 2, rule: 'YAMLSyntax', message: 'Excessive alias count indicates a resource exhaustion attack' }],
     },
     {
       name: 'a document that is not an object',

@@ -15,6 +15,12 @@ export interface SourceDocument {
   lineOf(field: string): number | undefined;
 }
 
+/**
+ * Alias expansions a document may make before it counts as an attack. yaml's default (100) refuses
+ * honest files that reuse one anchor for many hooks; expansion stays bounded by this count.
+ */
+const MAX_ALIAS_COUNT = 10_000;
+
 export function parseDocuments(file: string, text: string): { documents: SourceDocument[]; errors: ConfigError[] } {
   const lineCounter = new LineCounter();
   const documents: SourceDocument[] = [];
@@ -27,7 +33,15 @@ export function parseDocuments(file: string, text: string): { documents: SourceD
       }
       return;
     }
-    const value: unknown = doc.toJS();
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (e) {
+      // yaml refuses documents whose aliases expand too far (a "billion laughs" file).
+      const line = doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]).line : undefined;
+      errors.push({ file, document: index, ...(line !== undefined ? { line } : {}), field: '', rule: 'YAMLSyntax', message: syntaxMessage(e instanceof Error ? e.message : String(e)) });
+      return;
+    }
     // An empty document (a stray `---`, a file of comments) is not an error.
     if (value === null || value === undefined) return;
     documents.push({ file, index, value, lineOf: (field) => lineOf(doc, lineCounter, field) });
