@@ -74,7 +74,7 @@ export class PluginClient {
   #describing: Promise<PluginCapabilities> | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
   #closed = false;
-  /** The last failure recorded on the breaker (a stream break hands the same outcome to every pending call). */
+  /** The last gRPC failure recorded on the breaker (a stream break hands the same outcome to every pending call). */
   #lastRecorded: TransportOutcome | undefined;
 
   constructor(name: string, target: string, options: PluginClientOptions = {}) {
@@ -195,8 +195,10 @@ export class PluginClient {
     if (breaker === undefined) return;
     // One broken stream is one failure, not one per call that was in flight on it (they share the outcome);
     // a message too large says nothing about the plugin's health.
-    const repeated = !outcome.ok && outcome === this.#lastRecorded;
-    if (!outcome.ok) this.#lastRecorded = outcome;
+    // Timeouts are shared singletons, but each one is a failure of its own call.
+    const streamBreak = !outcome.ok && outcome.kind === 'rpc';
+    const repeated = streamBreak && outcome === this.#lastRecorded;
+    if (streamBreak) this.#lastRecorded = outcome;
     if (repeated || (!outcome.ok && outcome.kind === 'rpc' && outcome.code === grpc.status.RESOURCE_EXHAUSTED)) {
       if (trial) breaker.releaseTrial();
       return;

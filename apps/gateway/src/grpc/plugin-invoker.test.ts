@@ -383,6 +383,29 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
   });
 });
 
+describe('pluginInvoker: a plugin that hangs', () => {
+  it('opens the circuit after consecutive timeouts (each call counts, though timeouts share one outcome)', async () => {
+    const tmp = await tempDir();
+    const target = `unix://${path.join(tmp.dir, 'hang.sock')}`;
+    const server = await servePlugin(sdkPlugin, { listen: target, logger: false });
+    const client = createPluginClient('sdk', target, { circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000, maxCooldownMs: 60_000 } });
+    const invoke = pluginInvoker(new Map([['sdk', client]]));
+    startHeld();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const reply = await invoke(callFor(hookFor('held', 'validating', 'sdk'), { deadline: Date.now() + 100 }), never);
+        expect(reply).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
+      }
+      expect(client.breaker?.state).toBe('open');
+    } finally {
+      held.gate.release();
+      client.close();
+      await server.shutdown(100);
+      await tmp.cleanup();
+    }
+  });
+});
+
 describe('pluginInvoker: calls that never leave the gateway', () => {
   const client = createPluginClient('idle', 'unix:///nonexistent/hookgate-test.sock', { circuitBreaker: false });
   afterAll(() => client.close());
