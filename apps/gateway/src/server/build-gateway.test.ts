@@ -125,6 +125,14 @@ describe('buildGateway', () => {
     expect(res.json()).toMatchObject({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, details: { causes: [{ reason: 'HG_ERR_GATEWAY_BAD_REQUEST' }] } });
   });
 
+  it('names a JSON syntax error without quoting the body (it may be a Secret)', async () => {
+    const secret = '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"object":{"kind":"Secret","data":{"password":UzNjcjN0VjRsdWU=}}}}';
+    const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload: secret, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('request body is not valid JSON: invalid character looking for beginning of value');
+    expect(JSON.stringify(gateway.logs)).not.toContain('UzNj');
+  });
+
   it('logs the decision trace at debug level without object contents', async () => {
     await gateway.app.inject({ method: 'POST', url: '/mutate', payload: review() });
     const line = gateway.logs.findLast((l) => l['msg'] === 'admission decision');

@@ -3,6 +3,7 @@
  * object is unchanged) and parses them exactly once. Malformed JSON is a 400, never a crash.
  */
 import type { FastifyInstance } from 'fastify';
+import { redactedJsonSyntaxError } from '@hookgate/admission';
 import { badRequest } from './bad-request.js';
 
 /** What an admission route receives as `request.body`. */
@@ -22,8 +23,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     }
     try {
       done(null, { bytes, value: JSON.parse(bytes.toString('utf8')) } satisfies AdmissionBody);
-    } catch (error) {
-      done(badRequest(`request body is not valid JSON: ${(error as Error).message}`), undefined);
+    } catch {
+      // Go's wording without the offending character: V8's message quotes the body around it.
+      const problem = redactedJsonSyntaxError(bytes.toString('utf8')) ?? 'unexpected end of JSON input';
+      done(badRequest(`request body is not valid JSON: ${problem}`), undefined);
     }
   });
 }

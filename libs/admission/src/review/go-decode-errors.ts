@@ -1,4 +1,5 @@
 /** Texts of Go's JSON decoding errors as the apiserver's codec reports them. */
+import { checkGoJsonSyntax } from '../patch/go-json.js';
 
 /** The JSON type name Go's UnmarshalTypeError prints. */
 export function jsonTypeName(v: unknown): string {
@@ -22,4 +23,12 @@ const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty
 /** A JSON value that is not an object cannot even yield its apiVersion and kind. */
 export function notAnObjectError(value: unknown): string {
   return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type ${FIND_KIND_TYPE}`;
+}
+
+/**
+ * Go's wording of why `text` is not JSON, without the offending character, so that it can be
+ * logged: the text may be a Secret. undefined when the text is valid JSON.
+ */
+export function redactedJsonSyntaxError(text: string): string | undefined {
+  return checkGoJsonSyntax(text)?.replace(/^invalid character '(?:\\.|[^'\\])*'/, 'invalid character');
 }

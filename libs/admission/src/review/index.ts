@@ -12,3 +12,4 @@ export {
 } from './verify.js';
 export { encodeBase64, encodeBase64Text, decodeBase64, decodeBase64Text } from './base64.js';
 export { REVIEW_API_VERSION } from './types.js';
+export { redactedJsonSyntaxError } from './go-decode-errors.js';
