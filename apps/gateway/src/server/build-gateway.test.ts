@@ -2,6 +2,7 @@
  * The admission routes through inject, with hooks served by a real loopback webhook (the shared
  * scripted behaviours) through the real bridge: decisions, patches, messages, bad input, deadlines.
  */
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '@hookgate/admission';
 import { admissionReviewOf, podAdmissionRequest } from '@hookgate/admission/testing';
@@ -224,5 +225,38 @@ describe('buildGateway bearer-token authentication', () => {
   it.each(cases)('$name → $status', async ({ headers, status }) => {
     const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload: review(), headers });
     expect(res.statusCode).toBe(status);
+  });
+});
+
+describe('buildGateway slow and silent clients', () => {
+  let gateway: TestGateway;
+  let port = 0;
+
+  beforeAll(async () => {
+    gateway = startTestGateway([], { requestTimeoutMs: 300, idleConnectionTimeoutMs: 600 });
+    await gateway.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (gateway.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => gateway.close());
+
+  /** Opens a connection, writes `text`, and resolves with what came back once the server closed it. */
+  const send = (text: string) =>
+    new Promise<{ answer: string }>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => socket.write(text));
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      socket.on('close', () => resolve({ answer }));
+      socket.on('error', reject);
+    });
+
+  it('frees the connection when a body stops arriving', async () => {
+    const { answer } = await send('POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"apiVersion":');
+    // Closed by the idle timeout (or answered 408 by the request timeout, which Node checks periodically).
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408 ')).toBe(true);
+  });
+
+  it('closes a connection that never sends a request', async () => {
+    const { answer } = await send('');
+    expect(answer).toBe('');
   });
 });

@@ -20,6 +20,10 @@ export interface GatewayOptions {
   /** Largest accepted AdmissionReview. The apiserver's objects are ≤ ~1.5 MiB each; UPDATE carries two. */
   readonly bodyLimitBytes?: number;
   readonly annotations?: EncodeAnnotationsOptions;
+  /** Longest a client may take to send a request (tests shorten it). */
+  readonly requestTimeoutMs?: number;
+  /** A connection silent this long is closed (tests shorten it). */
+  readonly idleConnectionTimeoutMs?: number;
   /** Serve https with this material (hot-swapped on change); plain http when absent. */
   readonly tls?: TlsMaterialSource;
   /** Accepted bearer tokens; empty or absent: no token authentication. */
@@ -39,6 +43,10 @@ export interface GatewayDeps {
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+/** Longest a client may take to send one request (Node's requestTimeout; ≥ its 60 s headersTimeout). */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** A connection with no traffic this long is closed (keep-alive idles end earlier, at fastify's 72 s). */
+const IDLE_CONNECTION_TIMEOUT_MS = 120_000;
 
 export function buildGateway(options: GatewayOptions, deps: GatewayDeps): FastifyInstance {
   const material = options.tls?.current();
@@ -49,6 +57,10 @@ export function buildGateway(options: GatewayOptions, deps: GatewayDeps): Fastif
     // One decision line per request replaces fastify's incoming/completed lines.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    // The apiserver waits at most 30 s per call. A client that takes a minute to send its request,
+    // or sits on a connection silent for two, is not the apiserver: free its memory and socket.
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    connectionTimeout: options.idleConnectionTimeoutMs ?? IDLE_CONNECTION_TIMEOUT_MS,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ...(material ? { https: httpsOptions(material, tokens().length > 0) } : {}),
