@@ -29,6 +29,11 @@ export interface SelfManagedOptions {
   readonly caLifetimeDays?: number;
   readonly servingLifetimeDays?: number;
   readonly log?: Pick<ComponentLog, 'info' | 'warn'>;
+  /**
+   * The CA this process already serves with. If its files vanish while the gateway runs, they are
+   * written back from it: a new CA would break every apiserver whose caBundle holds this one.
+   */
+  readonly knownCa?: KeyAndCert;
 }
 
 export interface SelfManagedMaterial {
@@ -38,6 +43,8 @@ export interface SelfManagedMaterial {
   readonly notAfter: Date;
   /** When the serving certificate should be reissued. */
   readonly renewAt: Date;
+  /** The CA with its key, to pass back as knownCa. */
+  readonly caPair: KeyAndCert;
 }
 
 export function selfManagedPaths(stateDir: string) {
@@ -58,6 +65,12 @@ export async function ensureSelfManagedCertificates(options: SelfManagedOptions)
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
   return withFileLock(paths.lock, async () => {
     let ca = await readKeyAndCert(paths.ca);
+    if (!ca && options.knownCa && inspectCertificateAuthority(options.knownCa, now).ok) {
+      ca = options.knownCa;
+      await writeAtomically(paths.ca, ca.keyPem + ca.certPem, 0o600);
+      await writeAtomically(paths.caCert, ca.certPem, 0o644);
+      options.log?.warn({ file: paths.ca }, 'the gateway CA files were missing; restored them from the CA in use, so the apiserver caBundle stays valid');
+    }
     const caCheck = ca ? inspectCertificateAuthority(ca, now) : { ok: false as const, reason: 'no CA yet' };
     if (!ca || !caCheck.ok) {
       if (ca) options.log?.warn({ reason: caCheck.ok ? '' : caCheck.reason, file: paths.ca }, 'replacing the gateway CA: run `hookgate print-webhooks` and apply the new caBundle to the apiserver');
@@ -75,7 +88,7 @@ export async function ensureSelfManagedCertificates(options: SelfManagedOptions)
       options.log?.info({ reason: servingCheck.ok ? '' : servingCheck.reason, notAfter: validity.notAfter.toISOString() }, 'issued the serving certificate');
     }
     const validity = validityOf(serving.certPem);
-    return { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, notAfter: validity.notAfter, renewAt: renewalTime(validity) };
+    return { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, notAfter: validity.notAfter, renewAt: renewalTime(validity), caPair: ca };
   });
 }
 

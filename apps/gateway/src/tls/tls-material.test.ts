@@ -137,6 +137,22 @@ describe('openTlsMaterial, self-managed', () => {
     expect((await changed).cert).toBe(renewed.certPem);
   });
 
+  it('writes the CA files back from memory when they vanish while serving, keeping the CA', async () => {
+    const tls = track(await openTlsMaterial({ stateDir: dir, checkIntervalMs: 0, watch: false }));
+    const caBefore = tls.current().ca;
+    const { selfManagedPaths } = await import('./self-managed.js');
+    const paths = selfManagedPaths(dir);
+    const { readFile } = await import('node:fs/promises');
+    await rm(paths.ca);
+    await rm(paths.caCert);
+    await rm(paths.serving);
+    expect(await tls.refresh()).toBe(true); // a new serving certificate, signed by the same CA
+    expect(tls.current().ca).toBe(caBefore);
+    expect(await readFile(paths.caCert, 'utf8')).toBe(caBefore);
+    const { port } = await serve(tls.current(), '127.0.0.1');
+    expect(await get('127.0.0.1', port, { ca: caBefore! })).toBe(new X509Certificate(tls.current().cert).serialNumber);
+  });
+
   it('exports the CA as a base64 caBundle', async () => {
     const tls = track(await openTlsMaterial({ stateDir: dir, checkIntervalMs: 0, watch: false }));
     expect(Buffer.from(caBundleOf(tls.current())!, 'base64').toString()).toBe(tls.current().ca);

@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import type { ComponentLog } from '@hookgate/observability';
 import { readClientCa, readOperatorFiles } from './operator-files.js';
 import { ensureSelfManagedCertificates, selfManagedPaths } from './self-managed.js';
+import type { KeyAndCert } from './certificate-authority.js';
 
 export interface TlsMaterial {
   readonly key: string;
@@ -58,6 +59,7 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
   const now = options.now ?? (() => new Date());
   const operator = options.certFile !== undefined && options.keyFile !== undefined ? { certFile: options.certFile, keyFile: options.keyFile } : undefined;
   let renewAt: Date | undefined;
+  let knownCa: KeyAndCert | undefined;
 
   async function load(): Promise<TlsMaterial> {
     const clientCA = options.clientCAFile !== undefined ? await readClientCa(options.clientCAFile) : undefined;
@@ -65,8 +67,9 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
       const m = await readOperatorFiles(operator.certFile, operator.keyFile);
       return { ...m, clientCA, origin: 'operator' };
     }
-    const m = await ensureSelfManagedCertificates({ ...options, now });
+    const m = await ensureSelfManagedCertificates({ ...options, now, ...(knownCa ? { knownCa } : {}) });
     renewAt = m.renewAt;
+    knownCa = m.caPair;
     return { key: m.key, cert: m.cert, ca: m.ca, clientCA, notAfter: m.notAfter, origin: 'self-managed' };
   }
 
