@@ -33,7 +33,18 @@ const CLIENT_ERRORS: Readonly<Record<string, (error: FastifyError) => string>> =
  * Client errors → 400 Status; anything else is a defect: logged with the request id, answered 500
  * without details (the apiserver then applies the gateway registration's own failurePolicy).
  */
+const ADMISSION_PATHS = new Set(['/mutate', '/validate']);
+
 export function registerErrorHandler(app: FastifyInstance): void {
+  // Unknown paths and methods get a Status naming what is served, not fastify's own body.
+  app.setNotFoundHandler((request, reply) => {
+    const path = (request.url.split('?')[0] ?? '').slice(0, 200);
+    const served = 'the gateway serves POST /mutate and POST /validate';
+    if (ADMISSION_PATHS.has(path)) {
+      return reply.code(405).header('allow', 'POST').send(failureStatus(405, 'MethodNotAllowed', `${request.method} ${path} is not allowed: ${served}`, 'HG_ERR_GATEWAY_METHOD'));
+    }
+    return reply.code(404).send(failureStatus(404, 'NotFound', `no endpoint ${JSON.stringify(path)}: ${served}`, 'HG_ERR_GATEWAY_NOT_FOUND'));
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const reword = error.code === undefined ? undefined : CLIENT_ERRORS[error.code];
     if (reword !== undefined || error.statusCode === 400) {

@@ -116,6 +116,7 @@ describe('buildGateway', () => {
     { name: 'missing request', payload: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), contentType: 'application/json', message: /request: is missing/ },
     { name: 'a JSON array', payload: '[]', contentType: 'application/json', message: /must be a JSON object/ },
     { name: 'wrong content type', payload: JSON.stringify(review()), contentType: 'text/plain', message: /unsupported content type/ },
+    { name: 'a charset other than UTF-8', payload: JSON.stringify(review()), contentType: 'application/json; charset=latin1', message: /unsupported charset "latin1": send the AdmissionReview as UTF-8 JSON/ },
     { name: 'oversized body', payload: JSON.stringify(review('admission.k8s.io/v1', { object: { data: 'x'.repeat(9 * 1024 * 1024) } })), contentType: 'application/json', message: /larger than the configured limit/ },
   ];
   it.each(badRequests)('answers 400 for $name', async ({ payload, contentType, message }) => {
@@ -124,6 +125,21 @@ describe('buildGateway', () => {
     expect(res.json().message).toMatch(message);
     // A metav1.Status, so that the apiserver shows this message rather than a generic one (§15).
     expect(res.json()).toMatchObject({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, details: { causes: [{ reason: 'HG_ERR_GATEWAY_BAD_REQUEST' }] } });
+  });
+
+  it('accepts an explicit UTF-8 charset', async () => {
+    const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload: JSON.stringify(review()), headers: { 'content-type': 'application/json; charset=UTF-8' } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each([
+    { method: 'GET' as const, url: '/mutate', code: 405, message: 'GET /mutate is not allowed: the gateway serves POST /mutate and POST /validate' },
+    { method: 'PUT' as const, url: '/validate?timeout=10s', code: 405, message: 'PUT /validate is not allowed: the gateway serves POST /mutate and POST /validate' },
+    { method: 'POST' as const, url: '/admit', code: 404, message: 'no endpoint "/admit": the gateway serves POST /mutate and POST /validate' },
+  ])('answers $code with a Status for $method $url', async ({ method, url, code, message }) => {
+    const res = await gateway.app.inject({ method, url });
+    expect(res.statusCode).toBe(code);
+    expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', code, message });
   });
 
   it('names a JSON syntax error without quoting the body (it may be a Secret)', async () => {

@@ -15,7 +15,12 @@ export interface AdmissionBody {
 export function registerJsonBodyParser(app: FastifyInstance): void {
   // Only JSON: any other content type is fastify's 415, which bad-request.ts turns into a 400.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(badRequest(`unsupported charset ${JSON.stringify(charset.slice(0, 40))}: send the AdmissionReview as UTF-8 JSON`), undefined);
+      return;
+    }
     const bytes = body as Buffer;
     if (bytes.length === 0) {
       done(badRequest('request body is empty: expected an AdmissionReview JSON document'), undefined);
@@ -29,4 +34,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(badRequest(`request body is not valid JSON: ${problem}`), undefined);
     }
   });
+}
+
+/** The charset parameter of a Content-Type, lower-cased; undefined when there is none. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
+  return match?.[1]?.toLowerCase();
 }

@@ -87,6 +87,11 @@ describe('decodeReview: accepted shapes', () => {
     { name: 'missing object stays absent', req: request(), check: (q: Obj) => expect('object' in q).toBe(false) },
     { name: 'gvk members default to ""', req: request({ kind: { kind: 'Pod' } }), check: (q: Obj) => expect(q['kind']).toEqual({ group: '', version: '', kind: 'Pod' }) },
     { name: 'null extra value is an empty list', req: request({ userInfo: { extra: { a: null } } }), check: (q: Obj) => expect(q['userInfo']).toEqual({ extra: { a: [] } }) },
+    {
+      name: 'an extra key named __proto__ is kept as data',
+      req: request({ userInfo: { extra: JSON.parse('{"__proto__": ["x"], "toString": ["y"]}') as unknown } }),
+      check: (q: Obj) => expect(JSON.stringify(q['userInfo'])).toBe('{"extra":{"__proto__":["x"],"toString":["y"]}}'),
+    },
     { name: 'empty subResource is kept', req: request({ subResource: '' }), check: (q: Obj) => expect(q['subResource']).toBe('') },
     { name: 'CONNECT operation', req: request({ operation: 'CONNECT' }), check: (q: Obj) => expect(q['operation']).toBe('CONNECT') },
     { name: 'DELETE operation', req: request({ operation: 'DELETE' }), check: (q: Obj) => expect(q['operation']).toBe('DELETE') },

@@ -102,8 +102,8 @@ function decodeUserInfo(v: unknown, path: string): UserInfo {
     if (!isObject(extra)) fail(`${path}.extra`, `must be a map of string lists, got ${describe(extra)}`);
     const out: Record<string, string[]> = {};
     for (const [k, list] of Object.entries(extra as Obj)) {
-      // Go reads a null ExtraValue as an empty list.
-      out[k] = present(list) ? stringList(list, `${path}.extra[${k}]`) : [];
+      // Go reads a null ExtraValue as an empty list. defineProperty: a key named `__proto__` is data too.
+      Object.defineProperty(out, k, { value: present(list) ? stringList(list, `${path}.extra[${k}]`) : [], enumerable: true, writable: true, configurable: true });
     }
     info.extra = out;
   }
