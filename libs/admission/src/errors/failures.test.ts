@@ -41,6 +41,15 @@ describe('failures raised by the chain', () => {
       got: invokerErrorFailure({ target: plugin }, new Error('socket hang up')),
       want: { kind: 'transport', code: 503, message: 'failed to call webhook: plugin "pod-defaults": socket hang up' },
     },
+    {
+      name: 'invoker overflowed the stack on a deeply nested object',
+      got: invokerErrorFailure({ target: plugin }, new RangeError('Maximum call stack size exceeded')),
+      want: {
+        kind: 'transport',
+        code: 503,
+        message: 'failed to call webhook: plugin "pod-defaults": the object is nested too deeply for the gateway to encode (Maximum call stack size exceeded)',
+      },
+    },
   ])('$name', ({ got, want }) => {
     expect(got).toEqual(want);
   });

@@ -53,7 +53,11 @@ export function cancelledFailure(_hook: Pick<Hook, 'target'>): HookFailure {
 
 /** A HookInvoker that threw or rejected instead of returning a HookReply: a transport failure. */
 export function invokerErrorFailure(hook: Pick<Hook, 'target'>, error: unknown): HookFailure {
-  return { kind: 'transport', message: `failed to call webhook: ${describeCall(hook.target)}: ${errorText(error)}`, code: 503 };
+  // JSON encoding recurses: an object nested thousands of levels deep overflows the stack, which is
+  // the gateway's limit, not the hook's fault. Say so rather than leave a bare V8 message.
+  const overflow = error instanceof RangeError && /call stack/i.test(error.message);
+  const text = overflow ? `the object is nested too deeply for the gateway to encode (${error.message})` : errorText(error);
+  return { kind: 'transport', message: `failed to call webhook: ${describeCall(hook.target)}: ${text}`, code: 503 };
 }
 
 /** `Post "<url>"` as Go's url.Error prints it; plugins have no URL, so they are named instead. */
