@@ -109,7 +109,8 @@ export class ConfigurationHolder<T = LoadedConfiguration> {
       loaded = await loadAndPrepare(this.path, this.options, this.prepare, this.#snapshot.configuration.digest);
     } catch (e) {
       // Whatever went wrong, a reload must never take down what is serving: keep the last good one.
-      loaded = { ok: false, error: [{ file: this.path, document: 0, field: '', rule: 'FileUnreadable', message: `loading the configuration failed: ${(e as Error).message}` }] };
+      const reason = e instanceof Error ? e.message : String(e);
+      loaded = { ok: false, error: [{ file: this.path, document: 0, field: '', rule: 'DocumentNotSupported', message: `loading the configuration failed: ${reason}` }] };
     }
     let outcome: ReloadOutcome<T>;
     if (loaded === 'unchanged') {

@@ -1,9 +1,10 @@
 /**
  * §12g: the apiserver decodes a patched object back into the object's type, and a failure is an
- * internal error (500, whatever the failurePolicy). Without the type's schema Hookgate checks
- * what every decode needs: a JSON object that keeps its kind and API group (another kind either is
- * not registered or fails the conversion back to the request's type). Another version of the same
- * group and kind may be served and converted, so it passes.
+ * internal error (500, whatever the failurePolicy). Without the scheme Hookgate checks what it can
+ * know: the result must be a JSON object, and must not name another kind or API group. An absent
+ * kind or apiVersion is filled in from the type, and another version of the same group and kind
+ * may be served, so both pass. (A kind the apiserver has registered decodes and fails only at the
+ * end of its chain, in the conversion back; Hookgate fails it at once.)
  */
 import type { JsonValue } from '../review/types.js';
 import { notAnObjectError } from '../review/go-decode-errors.js';
@@ -25,9 +26,10 @@ export function patchedObjectProblem(original: JsonValue, patched: JsonValue): s
   }
   const before = { apiVersion: typeMeta(original, 'apiVersion'), kind: typeMeta(original, 'kind') };
   const after = { apiVersion: patched['apiVersion'], kind: patched['kind'] };
-  // Only what the original declares is held against the patch (hand-written reviews may omit it).
-  const kindKept = typeof before.kind !== 'string' || before.kind === '' || after.kind === before.kind;
-  const groupKept = groupOf(before.apiVersion) === undefined || groupOf(after.apiVersion) === groupOf(before.apiVersion);
+  // Only what both sides declare is compared: the decoder defaults what the patched object omits.
+  const declared = (v: unknown): v is string => typeof v === 'string' && v !== '';
+  const kindKept = !declared(before.kind) || !declared(after.kind) || after.kind === before.kind;
+  const groupKept = groupOf(before.apiVersion) === undefined || groupOf(after.apiVersion) === undefined || groupOf(after.apiVersion) === groupOf(before.apiVersion);
   if (kindKept && groupKept) return undefined;
   const show = (gvk: { apiVersion: unknown; kind: unknown }): string => `${JSON.stringify(gvk.apiVersion ?? '')}, Kind=${JSON.stringify(gvk.kind ?? '')}`;
   return `the patched object is a ${show(after)}, not the ${show(before)} the request is for`;

@@ -96,7 +96,8 @@ const BEHAVIOURS: Readonly<Record<string, Respond>> = {
   }),
   unappliablePatch: (r) => patch(r, '[{"op": "remove", "path": "/metadata/labels/nonexistent"}]'),
   emptyPatch: (r) => patch(r, '[]'),
-  changeKind: (r) => patch(r, '[{"op": "replace", "path": "/kind", "value": "Service"}]'),
+  // A kind no scheme has: the apiserver's decode of the patched object fails at once.
+  changeKind: (r) => patch(r, '[{"op": "replace", "path": "/kind", "value": "NoSuchKind"}]'),
   mergePatch: (r) => answer(r, { allowed: true, patchType: 'MergePatch', patch: encodeBase64Text('{"metadata":{"labels":{"m":"1"}}}') }),
   // A valid JSON Patch labelled with another type: decodes, then fails the patchType check.
   mislabeledPatch: (r) =>

@@ -195,7 +195,7 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
     },
   },
   {
-    name: 'a patch that changes the kind does not decode: a 500 whatever the failurePolicy, later hooks not called',
+    name: 'a patch that changes the kind to one not registered does not decode: a 500 whatever the failurePolicy, later hooks not called',
     webhooks: [
       { name: 'changekind.example.com', behaviour: 'changeKind', failurePolicy: 'Ignore' },
       { name: 'addlabel.example.com', behaviour: 'addLabel' },
@@ -204,7 +204,7 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
       allowed: false,
       statusCode: 500,
       reason: 'InternalError',
-      message: 'Internal error occurred: the patched object is a "v1", Kind="Service", not the "v1", Kind="Pod" the request is for',
+      message: 'Internal error occurred: the patched object is a "v1", Kind="NoSuchKind", not the "v1", Kind="Pod" the request is for',
       invocations: { changeKind: 1, addLabel: 0 },
       annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'changekind.example.com', false) },
     },
