@@ -214,6 +214,11 @@ describe('verifyHookResponse: decoding a 2xx body', () => {
     expect(answerOf(verifyHookResponse(http(body, 200, 'application/yaml'), call()))).toEqual({ allowed: true, warnings: ['careful'] });
   });
 
+  it('reads only the first YAML document, and keeps timestamps as strings', () => {
+    const body = `apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nresponse:\n  uid: ${UID}\n  allowed: true\n  warnings: [2024-02-03]\n---\n[broken\n`;
+    expect(answerOf(verifyHookResponse(http(body), call()))).toEqual({ allowed: true, warnings: ['2024-02-03'] });
+  });
+
   it('decodes JSON behind a byte-order mark (YAML path)', () => {
     expect(answerOf(verifyHookResponse(http(`\ufeff${v1Body({ uid: UID, allowed: true })}`), call())).allowed).toBe(true);
   });
@@ -222,7 +227,9 @@ describe('verifyHookResponse: decoding a 2xx body', () => {
     ['a plain word is a YAML string', 'webhook invalid response', `${F}couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type ${findKind}`],
     ['a YAML list', '- a\n- b\n', `${F}couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${findKind}`],
     ['white space only is YAML null, an empty review', ' \n', 'received invalid webhook response: webhook response was absent'],
-    ['broken YAML', '[1, 2', `${F}error converting YAML to JSON: yaml: Flow sequence must end with a ]`],
+    ['broken YAML', '[1, 2', `${F}error converting YAML to JSON: yaml: line 1: missing char`],
+    ['an unknown alias is named by its line, not its text (the body may hold a Secret)', 'response: *c2VjcmV0\n', `${F}error converting YAML to JSON: yaml: unknown anchor referenced`],
+    ['a non-JSON body over 1 MiB is not parsed', `<html>${'x'.repeat(1024 * 1024)}</html>`, `${F}error converting YAML to JSON: yaml: a body of 1048589 bytes is too large to read as YAML (limit 1048576)`],
   ])('%s', (_name, body, message) => {
     expect(failureOf(verifyHookResponse(http(body), call())).message).toContain(message);
   });

@@ -156,6 +156,8 @@ function capBytes(text: string, limit: number): string {
 
 /** Result.Error(): a body that decodes as a Status with status Failure is the error itself. */
 function failureStatusFromBody(body: string): Status | undefined {
+  // An error page (HTML, text) is not worth a YAML parse: only a body that names kind Status can be one.
+  if (!isJsonBuffer(body) && !/\bkind\s*:\s*["']?Status\b/.test(body)) return undefined;
   const read = readBody(body);
   if (!read.ok) return undefined;
   const parsed = read.value;
