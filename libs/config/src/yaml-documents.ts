@@ -16,16 +16,18 @@ export interface SourceDocument {
 }
 
 /**
- * Alias expansions a document may make before it counts as an attack. yaml's default (100) refuses
- * honest files that reuse one anchor for many hooks; expansion stays bounded by this count.
+ * Alias uses a document may make before it counts as an attack. yaml's default (100) refuses
+ * honest files that reuse one anchor for many hooks; 1,000 uses keep the expansion bounded by
+ * 1,000 times the anchor's size.
  */
-const MAX_ALIAS_COUNT = 10_000;
+const MAX_ALIAS_COUNT = 1_000;
 
 export function parseDocuments(file: string, text: string): { documents: SourceDocument[]; errors: ConfigError[] } {
   const lineCounter = new LineCounter();
   const documents: SourceDocument[] = [];
   const errors: ConfigError[] = [];
-  parseAllDocuments(text, { lineCounter }).forEach((doc, i) => {
+  // Merge keys (`<<: *defaults`) as kubectl's YAML reader (go-yaml) accepts them.
+  parseAllDocuments(text, { lineCounter, merge: true }).forEach((doc, i) => {
     const index = i + 1;
     if (doc.errors.length > 0) {
       for (const e of doc.errors) {
