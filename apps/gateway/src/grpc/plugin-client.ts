@@ -130,7 +130,8 @@ export class PluginClient {
    * One admit call: the breaker first, then the stream or unary Admit. `build` makes the message
    * once the capabilities are known (they decide between the whole request and base + patch).
    */
-  async admit(build: (capabilities: PluginCapabilities) => AdmitRequest, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
+  /** `timeoutCounts: false`: the deadline was the request's, not the hook's, so a timeout is not the plugin's failure. */
+  async admit(build: (capabilities: PluginCapabilities) => AdmitRequest, timeoutMs: number, signal: AbortSignal, options: { timeoutCounts?: boolean } = {}): Promise<TransportOutcome> {
     if (signal.aborted) return CANCELED;
     const admission = this.breaker?.admit() ?? 'pass';
     if (admission === 'reject') return { ok: false, kind: 'circuit-open', failures: this.breaker?.consecutiveFailures ?? 0 };
@@ -147,7 +148,7 @@ export class PluginClient {
       this.#streamUnsupported = true;
       outcome = await admitUnary(this.#grpc, build(this.capabilities!), timeoutMs - (Date.now() - started), signal);
     }
-    this.#record(outcome, admission === 'trial');
+    this.#record(outcome, admission === 'trial', options.timeoutCounts ?? true);
     return outcome;
   }
 
@@ -190,9 +191,13 @@ export class PluginClient {
     return shared ? this.#stream.send(message, timeoutMs, signal) : admitUnary(this.#grpc, message, timeoutMs, signal);
   }
 
-  #record(outcome: TransportOutcome, trial: boolean): void {
+  #record(outcome: TransportOutcome, trial: boolean, timeoutCounts: boolean): void {
     const breaker = this.breaker;
     if (breaker === undefined) return;
+    if (!outcome.ok && outcome.kind === 'timeout' && !timeoutCounts) {
+      if (trial) breaker.releaseTrial();
+      return;
+    }
     // One broken stream is one failure, not one per call that was in flight on it (they share the outcome);
     // a message too large says nothing about the plugin's health.
     // Timeouts are shared singletons, but each one is a failure of its own call.

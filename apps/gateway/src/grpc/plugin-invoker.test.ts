@@ -384,25 +384,35 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
 });
 
 describe('pluginInvoker: a plugin that hangs', () => {
-  it('opens the circuit after consecutive timeouts (each call counts, though timeouts share one outcome)', async () => {
+  /** Three calls to a hook that never answers; `ownTimeoutMs` is the hook's timeoutSeconds, `deadlineMs` the time the call gets. */
+  async function hangThrice(ownTimeoutMs: number, deadlineMs: number): Promise<string | undefined> {
     const tmp = await tempDir();
     const target = `unix://${path.join(tmp.dir, 'hang.sock')}`;
     const server = await servePlugin(sdkPlugin, { listen: target, logger: false });
     const client = createPluginClient('sdk', target, { circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000, maxCooldownMs: 60_000 } });
     const invoke = pluginInvoker(new Map([['sdk', client]]));
+    const hook = { ...hookFor('held', 'validating', 'sdk'), timeoutSeconds: ownTimeoutMs / 1000 };
     startHeld();
     try {
       for (let i = 0; i < 3; i++) {
-        const reply = await invoke(callFor(hookFor('held', 'validating', 'sdk'), { deadline: Date.now() + 100 }), never);
+        const reply = await invoke(callFor(hook, { deadline: Date.now() + deadlineMs }), never);
         expect(reply).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
       }
-      expect(client.breaker?.state).toBe('open');
+      return client.breaker?.state;
     } finally {
       held.gate.release();
       client.close();
       await server.shutdown(100);
       await tmp.cleanup();
     }
+  }
+
+  it('opens the circuit after consecutive timeouts of its own (each counts, though timeouts share one outcome)', async () => {
+    expect(await hangThrice(150, 150)).toBe('open');
+  });
+
+  it('does not hold it against the plugin when the request budget, not the hook timeout, ran out', async () => {
+    expect(await hangThrice(10_000, 150)).toBe('closed');
   });
 });
 

@@ -40,7 +40,9 @@ export function pluginInvoker(clients: PluginClients, options: PluginInvokerOpti
     const url = pluginUrl(target.plugin, call.hook.name, call.timeoutSeconds);
     const timeoutMs = call.deadline - now();
     if (timeoutMs <= 0) return fail(timeoutFailure(url));
-    const outcome = await client.admit((capabilities) => encodeCall(call, capabilities, received, cache, timeoutMs), timeoutMs, signal);
+    // A call cut short by the request's budget says nothing about the plugin: its timeout is not held against it.
+    const ownTimeoutBinds = timeoutMs >= call.hook.timeoutSeconds * 1000 - 1;
+    const outcome = await client.admit((capabilities) => encodeCall(call, capabilities, received, cache, timeoutMs), timeoutMs, signal, { timeoutCounts: ownTimeoutBinds });
     return outcome.ok ? verifyAnswer(call, outcome.response, url) : fail(failureOf(outcome, url, target.plugin));
   };
   return invoke satisfies HookInvoker;
