@@ -11,6 +11,7 @@ import type {
   ConfigApiVersion,
 } from './config/types.js';
 import type { ReviewVersion, JsonValue, AdmissionRequest } from './review/types.js';
+import type { EvaluationBudget } from './match/cel-cost.js';
 
 export type Phase = 'mutating' | 'validating';
 
@@ -48,7 +49,12 @@ export interface CompiledMatchCondition {
   readonly name: string;
   readonly expression: string;
   /** Returns the boolean result, or an error text (cel runtime error). Never throws. */
-  evaluate(activation: CelActivation): { ok: true; value: boolean } | { ok: false; error: string };
+  /**
+   * `budget`: what the webhook's conditions may still spend (cel-cost.ts), shared across them;
+   * absent, the condition gets a budget of its own. `budgetExhausted`: the webhook's budget ran
+   * out, which fails the whole set rather than this expression.
+   */
+  evaluate(activation: CelActivation, budget?: EvaluationBudget): { ok: true; value: boolean } | { ok: false; error: string; budgetExhausted?: boolean };
 }
 
 export interface Hook {

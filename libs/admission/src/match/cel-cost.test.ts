@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCelActivation, compileMatchCondition } from './match-conditions.js';
+import { buildCelActivation, compileMatchCondition, evaluateMatchConditions } from './match-conditions.js';
+import { BUDGET_EXHAUSTED_MESSAGE } from './cel-cost.js';
 import { podAdmissionRequest } from '../testing/sample-requests.js';
 
 /** A Pod whose spec carries a list of n integers, for comprehensions to range over. */
@@ -38,5 +39,29 @@ describe('CEL iteration limit (cel-go per-call cost limit)', () => {
     const heavy = compileMatchCondition({ name: 'c', expression: nested });
     const activation = activationWithItems(90); // 737,280 iterations, under the limit
     for (let i = 0; i < 3; i++) expect(heavy.evaluate(activation)).toEqual({ ok: true, value: true });
+  });
+
+  // Each condition 90³ = 729,000 iterations: under the per-call limit, but four of them pass the
+  // webhook's 2,500,000 together.
+  const heavyConditions = ['a', 'b', 'c', 'd'].map((name) => compileMatchCondition({ name, expression: nested }));
+
+  it('fails the webhook as a whole once its conditions together pass the budget (Fail)', () => {
+    const result = evaluateMatchConditions(heavyConditions, activationWithItems(90), 'Fail');
+    expect(result).toEqual({ kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors: [] });
+  });
+
+  it('skips the webhook when the budget runs out under Ignore', () => {
+    expect(evaluateMatchConditions(heavyConditions, activationWithItems(90), 'Ignore')).toEqual({ kind: 'skip', errors: [] });
+  });
+
+  it('three of them fit the budget', () => {
+    expect(evaluateMatchConditions(heavyConditions.slice(0, 3), activationWithItems(90), 'Fail')).toEqual({ kind: 'match' });
+  });
+
+  it('cuts work the iteration count does not see once its time is up (injected clock)', () => {
+    let t = 0;
+    const clock = () => (t += 100); // every reading advances 100 ms: the 1 s allowance ends after 11 readings
+    const quadratic = compileMatchCondition({ name: 'q', expression: 'object.spec.items.all(x, x in object.spec.items)' });
+    expect(evaluateMatchConditions([quadratic], activationWithItems(20_000), 'Fail', clock)).toEqual({ kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors: [] });
   });
 });

@@ -9,7 +9,7 @@ import type { AdmissionRequest } from '../review/types.js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { compileBoolExpression, celErrorText } from './cel.js';
 import { AUTHORIZER_VALUE } from './cel-authorizer.js';
-import { ITERATION_LIMIT, withIterationLimit } from './cel-cost.js';
+import { BUDGET_EXHAUSTED_MESSAGE, matchConditionsBudget, runMetered, type EvaluationBudget } from './cel-cost.js';
 import { formatAggregate } from '../errors/status.js';
 import { buildCelRequest, toCelRequest, toCelValue } from './cel-values.js';
 
@@ -48,15 +48,15 @@ export function buildCelActivation(request: AdmissionRequest): CelActivation {
   };
 }
 
-function runProgram(program: ParseResult, expression: string, activation: CelActivation): EvalResult {
-  try {
-    const context = celContext(activation);
-    const value: unknown = withIterationLimit(ITERATION_LIMIT, () => program(context));
-    if (typeof value === 'boolean') return { ok: true, value };
-    return { ok: false, error: `expression '${expression}' resulted in error: expected a bool result, got ${typeof value}` };
-  } catch (error) {
-    return { ok: false, error: `expression '${expression}' resulted in error: ${celErrorText(error)}` };
+function runProgram(program: ParseResult, expression: string, activation: CelActivation, budget: EvaluationBudget): EvalResult {
+  const context = celContext(activation);
+  const run = runMetered(budget, () => program(context) as unknown);
+  if (run.ok) {
+    if (typeof run.value === 'boolean') return { ok: true, value: run.value };
+    return { ok: false, error: `expression '${expression}' resulted in error: expected a bool result, got ${typeof run.value}` };
   }
+  if (run.limited === 'budget') return { ok: false, error: BUDGET_EXHAUSTED_MESSAGE, budgetExhausted: true };
+  return { ok: false, error: `expression '${expression}' resulted in error: ${celErrorText(run.error)}` };
 }
 
 /** A condition that does not compile (only possible without validation) errors on every evaluation. */
@@ -64,7 +64,7 @@ export function compileMatchCondition(condition: Required<MatchCondition>): Comp
   const { name, expression } = condition;
   const compiled = compileBoolExpression(expression);
   const evaluate = compiled.ok
-    ? (activation: CelActivation): EvalResult => runProgram(compiled.program, expression, activation)
+    ? (activation: CelActivation, budget?: EvaluationBudget): EvalResult => runProgram(compiled.program, expression, activation, budget ?? matchConditionsBudget())
     : (): EvalResult => ({ ok: false, error: `compilation error: ${compiled.error}` });
   return Object.freeze({ name, expression, evaluate });
 }
@@ -90,10 +90,17 @@ export function evaluateMatchConditions(
   conditions: readonly CompiledMatchCondition[],
   activation: CelActivation,
   failurePolicy: FailurePolicyType | undefined,
+  now?: () => number,
 ): MatchConditionsResult {
   const errors: string[] = [];
+  // One budget for all of the webhook's conditions, as cel.Filter.ForInput gives them.
+  const budget = matchConditionsBudget(now);
   for (const condition of conditions) {
-    const result = condition.evaluate(activation);
+    const result = condition.evaluate(activation, budget);
+    if (!result.ok && result.budgetExhausted === true) {
+      // Not an evaluation error (no metric upstream): the set fails as a whole, by failurePolicy.
+      return failurePolicy === 'Ignore' ? { kind: 'skip', errors } : { kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors };
+    }
     if (!result.ok) errors.push(result.error);
     else if (!result.value) return { kind: 'skip', condition: condition.name, errors };
   }

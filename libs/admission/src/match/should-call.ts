@@ -60,7 +60,7 @@ function activationFor(request: AdmissionRequest): CelActivation {
 function checkMatchConditions(hook: Hook, request: AdmissionRequest, now: (() => number) | undefined): ShouldCall {
   if (hook.matchConditions.length === 0) return CALL;
   const started = now?.() ?? 0;
-  const result = evaluateMatchConditions(hook.matchConditions, activationFor(request), hook.failurePolicy);
+  const result = evaluateMatchConditions(hook.matchConditions, activationFor(request), hook.failurePolicy, now);
   const conditions: ConditionsEvaluated = {
     errors: result.kind === 'match' ? 0 : result.errors.length,
     durationMs: now === undefined ? 0 : Math.max(0, now() - started),
