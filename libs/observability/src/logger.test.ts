@@ -40,6 +40,14 @@ describe('createLogger', () => {
     expect(typeof lines[0]!.time).toBe('string');
   });
 
+  it('caps a uid far longer than a UUID', () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ component: 'gateway', destination });
+    log.warn({ uid: 'x'.repeat(1_000_000) }, 'bad admission request');
+    expect(lines[0]!.uid).toBe(`${'x'.repeat(128)}…(1000000 characters)`);
+    expect(JSON.stringify(lines[0]).length).toBeLessThan(1000);
+  });
+
   it('respects the level', () => {
     const { lines, destination } = capture();
     const log = createLogger({ component: 'test', level: 'warn', destination });

@@ -19,6 +19,15 @@ export const REDACTED_PATHS: readonly string[] = SENSITIVE_FIELDS.flatMap((f) =>
 
 export const REDACTION_CENSOR = '[redacted]';
 
+/** Request uids are UUIDs; a client sending a megabyte one must not make every log line that big. */
+const MAX_LOGGED_UID = 128;
+
+function capUid(object: Record<string, unknown>): Record<string, unknown> {
+  const uid = object['uid'];
+  if (typeof uid !== 'string' || uid.length <= MAX_LOGGED_UID) return object;
+  return { ...object, uid: `${uid.slice(0, MAX_LOGGED_UID)}…(${uid.length} characters)` };
+}
+
 export interface LoggerOptions {
   level?: LevelWithSilent;
   /** Process role: gateway, controller, plugin name… Becomes the `component` field. */
@@ -36,7 +45,7 @@ export function createLogger(options: LoggerOptions): Logger {
     timestamp: stdTimeFunctions.isoTime,
     redact: { paths: [...REDACTED_PATHS], censor: REDACTION_CENSOR },
     serializers: { err: stdSerializers.err, error: stdSerializers.err },
-    formatters: { level: (label: string) => ({ level: label }) },
+    formatters: { level: (label: string) => ({ level: label }), log: capUid },
   };
   return options.destination ? pino(config, options.destination) : pino(config);
 }
