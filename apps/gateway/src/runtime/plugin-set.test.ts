@@ -29,3 +29,26 @@ describe('PluginSet', () => {
     }
   });
 });
+
+describe('PluginSet: circuit transitions in the log', () => {
+  it('warns when a plugin circuit opens, naming the plugin and what to check', async () => {
+    const lines: { level: string; fields: Record<string, unknown>; msg: string }[] = [];
+    const log = {
+      warn: (fields: Record<string, unknown>, msg: string) => lines.push({ level: 'warn', fields, msg }),
+      info: (fields: Record<string, unknown>, msg: string) => lines.push({ level: 'info', fields, msg }),
+    };
+    const set = new PluginSet(createGatewayMetrics(createMetricsRegistry()), log as never);
+    try {
+      const client = set.sync([{ name: 'gone', target: 'unix:///nonexistent/hookgate-test-gone.sock', stream: false }]).get('gone')!;
+      const threshold = 5; // the default failureThreshold
+      for (let i = 0; i < threshold; i++) {
+        await client.admit(() => ({}) as never, 2000, new AbortController().signal);
+      }
+      expect(client.breaker?.state).toBe('open');
+      const opened = lines.find((l) => l.msg.startsWith('plugin circuit opened'));
+      expect(opened).toMatchObject({ level: 'warn', fields: { plugin: 'gone', failures: threshold } });
+    } finally {
+      set.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { PluginConfiguration } from '@hookgate/config';
 import { setCircuitState, forgetPlugin, type GatewayMetrics, type Logger } from '@hookgate/observability';
-import { createPluginClient, type PluginClient, type PluginClients, type PluginTls } from '../grpc/index.js';
+import { createPluginClient, type CircuitState, type PluginClient, type PluginClients, type PluginTls } from '../grpc/index.js';
 
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
 const RETIRE_AFTER_MS = 45_000;
@@ -27,7 +27,7 @@ export class PluginSet {
 
   constructor(
     private readonly metrics: GatewayMetrics,
-    private readonly log?: Pick<Logger, 'warn'>,
+    private readonly log?: Pick<Logger, 'warn' | 'info'>,
   ) {}
 
   /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
@@ -45,7 +45,10 @@ export class PluginSet {
       const client = createPluginClient(plugin.name, plugin.target, {
         ...(tls ? { tls } : {}),
         ...(plugin.stream === false ? { transport: 'unary' as const } : {}),
-        onCircuitStateChange: (name, state) => setCircuitState(this.metrics, name, state),
+        onCircuitStateChange: (name, state, previous) => {
+          setCircuitState(this.metrics, name, state);
+          this.#circuitChanged(name, state, previous, client.breaker?.consecutiveFailures ?? 0);
+        },
         onStrayAnswer: (name, id) => this.#strayAnswer(name, id),
       });
       setCircuitState(this.metrics, plugin.name, 'closed');
@@ -65,6 +68,18 @@ export class PluginSet {
     this.#retired.clear();
     for (const { client } of this.#clients.values()) client.close();
     this.#clients.clear();
+  }
+
+  /** Operators see the circuit open and close in the log, not only in hookgate_plugin_circuit_state. */
+  #circuitChanged(plugin: string, state: CircuitState, previous: CircuitState, failures: number): void {
+    if (state === 'open' && previous === 'closed') {
+      this.log?.warn(
+        { plugin, failures },
+        'plugin circuit opened: its hooks now fail at once under their failurePolicy until a health probe succeeds; check that the plugin process is running and listening on its target',
+      );
+    } else if (state === 'closed' && previous !== 'closed') {
+      this.log?.info({ plugin }, 'plugin circuit closed: the plugin answers again');
+    }
   }
 
   #strayAnswer(plugin: string, id: number): void {
