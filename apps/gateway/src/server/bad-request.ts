@@ -4,6 +4,7 @@
  * Error bodies are metav1.Status objects: the apiserver shows a Status's message in its error
  * (k8s-semantics §15) and replaces any other body with a generic text.
  */
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
 /** A metav1.Status failure; Hookgate's own error code travels as the cause's reason. */
@@ -58,4 +59,23 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'internal error while handling an admission request');
     return reply.code(500).send(failureStatus(500, 'InternalError', 'internal error in hookgate; see the gateway log', 'HG_ERR_GATEWAY_INTERNAL'));
   });
+}
+
+/**
+ * Errors Node's HTTP parser raises before a request exists (a timeout, malformed HTTP, oversized
+ * headers): answered on the raw socket with a Status like every other error, then closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [code, reason, text, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Timeout', 'Request Timeout', 'the request did not arrive in time; the connection is closed']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'BadRequest', 'Request Header Fields Too Large', 'the request headers are too large']
+        : [400, 'BadRequest', 'Bad Request', 'the request is not valid HTTP/1.1'];
+  const body = JSON.stringify(failureStatus(code, reason, message, 'HG_ERR_GATEWAY_CLIENT'));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${code} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }

@@ -271,6 +271,13 @@ describe('buildGateway slow and silent clients', () => {
     expect(answer === '' || answer.startsWith('HTTP/1.1 408 ')).toBe(true);
   });
 
+  it('answers malformed HTTP with a 400 Status', async () => {
+    const { answer } = await send('NOT-HTTP\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect(body).toMatchObject({ kind: 'Status', code: 400, message: 'the request is not valid HTTP/1.1' });
+  });
+
   it('closes a connection that never sends a request', async () => {
     const { answer } = await send('');
     expect(answer).toBe('');

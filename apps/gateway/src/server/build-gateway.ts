@@ -10,7 +10,7 @@ import type { GatewayMetrics, Logger } from '@hookgate/observability';
 import { secureContextOptions, type TlsMaterial, type TlsMaterialSource } from '../tls/index.js';
 import { admissionHandler } from './admission-route.js';
 import { registerApiserverAuth } from './apiserver-auth.js';
-import { registerErrorHandler } from './bad-request.js';
+import { answerClientError, registerErrorHandler } from './bad-request.js';
 import type { GatewayContext } from './gateway-context.js';
 import type { GatewayStateSource } from './gateway-state.js';
 import { registerJsonBodyParser } from './json-body.js';
@@ -61,6 +61,7 @@ export function buildGateway(options: GatewayOptions, deps: GatewayDeps): Fastif
     // or sits on a connection silent for two, is not the apiserver: free its memory and socket.
     requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     connectionTimeout: options.idleConnectionTimeoutMs ?? IDLE_CONNECTION_TIMEOUT_MS,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ...(material ? { https: httpsOptions(material, tokens().length > 0) } : {}),
