@@ -13,17 +13,17 @@
  */
 
 /** cel-go's per-call cost limit (apiserver celconfig.PerCallLimit), counted here in iterations. */
-export const PER_CALL_ITERATIONS = 1_000_000;
+const PER_CALL_ITERATIONS = 1_000_000;
 /** celconfig.RuntimeCELCostBudgetMatchConditions: one webhook's conditions together. */
-export const MATCH_CONDITIONS_ITERATIONS = 2_500_000;
+const MATCH_CONDITIONS_ITERATIONS = 2_500_000;
 /** Wall-clock backstop for one webhook's conditions, far above what the iteration limits allow. */
-export const MATCH_CONDITIONS_TIME_MS = 1000;
+const MATCH_CONDITIONS_TIME_MS = 1000;
 
-export const COST_LIMIT_MESSAGE = 'operation cancelled: actual cost limit exceeded';
+const COST_LIMIT_MESSAGE = 'operation cancelled: actual cost limit exceeded';
 /** The error cel.Filter.ForInput returns once the webhook's budget is spent. */
 export const BUDGET_EXHAUSTED_MESSAGE = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
-export class CelCostLimitError extends Error {
+class CelCostLimitError extends Error {
   constructor() {
     super(COST_LIMIT_MESSAGE);
   }

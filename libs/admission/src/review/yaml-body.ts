@@ -21,7 +21,7 @@ const MAX_ALIAS_COUNT = 100;
  * Larger non-JSON bodies are not parsed: YAML parsing costs about 150 ms per MB on the event loop,
  * and such a body is an HTML error page or a broken proxy, not an AdmissionReview.
  */
-export const MAX_YAML_BODY_BYTES = 1024 * 1024;
+const MAX_YAML_BODY_BYTES = 1024 * 1024;
 
 // yaml.v2 leaves timestamps as strings when decoding into interface{}; so must we.
 const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp');
