@@ -19,14 +19,43 @@ const BAD_REQUESTS = [
   { name: 'malformed JSON', body: '{"apiVersion": "admission.k8s.io/v1",', message: /request body is not valid JSON/ },
   { name: 'an empty body', body: '', message: /request body is empty/ },
   { name: 'a JSON string', body: '"AdmissionReview"', message: /must be a JSON object \(an AdmissionReview\)/ },
-  { name: 'an unknown review version', body: json({ ...review, apiVersion: 'admission.k8s.io/v2' }), message: /apiVersion: unsupported "admission.k8s.io\/v2"/ },
-  { name: 'another kind', body: json({ ...review, kind: 'TokenReview' }), message: /kind: must be "AdmissionReview", got "TokenReview"/ },
-  { name: 'no request', body: json({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), message: /request: is missing/ },
-  { name: 'a missing uid', body: json({ ...review, request: { ...review.request, uid: undefined } }), message: /request.uid: is required/ },
-  { name: 'an unknown operation', body: json({ ...review, request: { ...review.request, operation: 'PATCH' } }), message: /request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"/ },
-  { name: 'an object that is a string', body: json({ ...review, request: { ...review.request, object: 'pod' } }), message: /request.object: must be a JSON object or null/ },
+  {
+    name: 'an unknown review version',
+    body: json({ ...review, apiVersion: 'admission.k8s.io/v2' }),
+    message: /apiVersion: unsupported "admission.k8s.io\/v2"/,
+  },
+  {
+    name: 'another kind',
+    body: json({ ...review, kind: 'TokenReview' }),
+    message: /kind: must be "AdmissionReview", got "TokenReview"/,
+  },
+  {
+    name: 'no request',
+    body: json({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }),
+    message: /request: is missing/,
+  },
+  {
+    name: 'a missing uid',
+    body: json({ ...review, request: { ...review.request, uid: undefined } }),
+    message: /request.uid: is required/,
+  },
+  {
+    name: 'an unknown operation',
+    body: json({ ...review, request: { ...review.request, operation: 'PATCH' } }),
+    message: /request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"/,
+  },
+  {
+    name: 'an object that is a string',
+    body: json({ ...review, request: { ...review.request, object: 'pod' } }),
+    message: /request.object: must be a JSON object or null/,
+  },
   { name: 'deeply nested JSON', body: `${'['.repeat(200_000)}${']'.repeat(200_000)}`, message: /./ },
-  { name: 'a text/plain body', body: json(review), contentType: 'text/plain', message: /unsupported content type: send the AdmissionReview as application\/json/ },
+  {
+    name: 'a text/plain body',
+    body: json(review),
+    contentType: 'text/plain',
+    message: /unsupported content type: send the AdmissionReview as application\/json/,
+  },
   { name: 'no content type', body: json(review), contentType: '', message: /content type/ },
 ];
 
@@ -37,12 +66,19 @@ describe('bad input', () => {
 
   beforeAll(async () => {
     webhook = await startWebhookServer();
-    const only = (resource: string) => [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] }];
+    const only = (resource: string) => [
+      { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
+    ];
     gateway = await startGateway({
       config: gatewayConfigYaml([
         webhookConfiguration('validating', 'checks', [
           { name: 'allow.example.com', clientConfig: { url: `${webhook.origin}/allow` }, rules: only('pods') },
-          { name: 'garbage.example.com', clientConfig: { url: `${webhook.origin}/invalidResp` }, rules: only('secrets'), failurePolicy: 'Ignore' },
+          {
+            name: 'garbage.example.com',
+            clientConfig: { url: `${webhook.origin}/invalidResp` },
+            rules: only('secrets'),
+            failurePolicy: 'Ignore',
+          },
           { name: 'huge.example.com', clientConfig: { url: `${webhook.origin}/huge` }, rules: only('configmaps') },
           { name: 'reset.example.com', clientConfig: { url: `${webhook.origin}/reset` }, rules: only('services') },
         ]),
@@ -92,12 +128,31 @@ describe('bad input', () => {
   });
 
   const garbage = [
-    { name: 'a body that is not an AdmissionReview (Ignore)', resource: ['secrets', 'Secret'], allowed: true, message: undefined },
-    { name: 'a 12 MiB answer (Fail)', resource: ['configmaps', 'ConfigMap'], allowed: false, message: /failed calling webhook "huge.example.com": failed to call webhook: Post ".*\/huge\?timeout=10s": response body larger than/ },
-    { name: 'a connection closed without an answer (Fail)', resource: ['services', 'Service'], allowed: false, message: /failed calling webhook "reset.example.com": failed to call webhook: Post ".*\/reset\?timeout=10s": / },
+    {
+      name: 'a body that is not an AdmissionReview (Ignore)',
+      resource: ['secrets', 'Secret'],
+      allowed: true,
+      message: undefined,
+    },
+    {
+      name: 'a 12 MiB answer (Fail)',
+      resource: ['configmaps', 'ConfigMap'],
+      allowed: false,
+      message:
+        /failed calling webhook "huge.example.com": failed to call webhook: Post ".*\/huge\?timeout=10s": response body larger than/,
+    },
+    {
+      name: 'a connection closed without an answer (Fail)',
+      resource: ['services', 'Service'],
+      allowed: false,
+      message: /failed calling webhook "reset.example.com": failed to call webhook: Post ".*\/reset\?timeout=10s": /,
+    },
   ];
   it.each(garbage)('treats $name from a hook as a calling error', async ({ resource, allowed, message }) => {
-    const body = podCreateReview({ kind: { group: '', version: 'v1', kind: resource[1] }, resource: { group: '', version: 'v1', resource: resource[0] } });
+    const body = podCreateReview({
+      kind: { group: '', version: 'v1', kind: resource[1] },
+      resource: { group: '', version: 'v1', resource: resource[0] },
+    });
     const { status, review: answer } = await client.post('/validate', body, { timeout: '10s' });
     expect(status).toBe(200);
     expect(answer.response?.allowed).toBe(allowed);
@@ -108,10 +163,22 @@ describe('bad input', () => {
     const bodies = fc.oneof(
       fc.string({ maxLength: 200 }),
       fc.json({ maxDepth: 4 }),
-      fc.record({ apiVersion: fc.constantFrom('admission.k8s.io/v1', 'admission.k8s.io/v1beta1'), kind: fc.constant('AdmissionReview'), request: fc.anything({ maxDepth: 3 }) }).map(json),
-      fc.record({ uid: fc.string(), operation: fc.string(), kind: fc.anything({ maxDepth: 2 }), resource: fc.anything({ maxDepth: 2 }), object: fc.anything({ maxDepth: 2 }) }).map((request) =>
-        json({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }),
-      ),
+      fc
+        .record({
+          apiVersion: fc.constantFrom('admission.k8s.io/v1', 'admission.k8s.io/v1beta1'),
+          kind: fc.constant('AdmissionReview'),
+          request: fc.anything({ maxDepth: 3 }),
+        })
+        .map(json),
+      fc
+        .record({
+          uid: fc.string(),
+          operation: fc.string(),
+          kind: fc.anything({ maxDepth: 2 }),
+          resource: fc.anything({ maxDepth: 2 }),
+          object: fc.anything({ maxDepth: 2 }),
+        })
+        .map((request) => json({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request })),
     );
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {
@@ -121,7 +188,9 @@ describe('bad input', () => {
       { numRuns: 150 },
     );
     expect((await client.post('/validate', review)).review.response?.allowed).toBe(true);
-    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual([]);
+    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual(
+      [],
+    );
     expect(gateway.logs.filter((l) => l.level === 'error' && String(l.msg).startsWith('internal error'))).toEqual([]);
   });
 });

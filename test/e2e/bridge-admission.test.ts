@@ -12,10 +12,17 @@ import { podCreateReview } from '../src/pod-review.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
 
 /** Each scenario's hooks match one resource only, so one gateway serves them all. */
-const only = (resource: string) => [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] }];
+const only = (resource: string) => [
+  { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
+];
 
 function reviewOf(resource: string, kind: string) {
-  return podCreateReview({ kind: { group: '', version: 'v1', kind }, resource: { group: '', version: 'v1', resource }, requestKind: undefined, requestResource: undefined });
+  return podCreateReview({
+    kind: { group: '', version: 'v1', kind },
+    resource: { group: '', version: 'v1', resource },
+    requestKind: undefined,
+    requestResource: undefined,
+  });
 }
 
 describe('bridge webhooks through the gateway process', () => {
@@ -37,9 +44,27 @@ describe('bridge webhooks through the gateway process', () => {
             { name: 'allow.example.com', clientConfig: url('allow'), rules: only('pods'), timeoutSeconds: 2 },
             { name: 'warn.example.com', clientConfig: url('allowWithWarnings'), rules: only('pods') },
             { name: 'deny.example.com', clientConfig: url('disallowReason'), rules: only('secrets') },
-            { name: 'hang-fail.example.com', clientConfig: url('timeout'), rules: only('services'), timeoutSeconds: 1, failurePolicy: 'Fail' },
-            { name: 'hang-ignore.example.com', clientConfig: url('timeout'), rules: only('endpoints'), timeoutSeconds: 1, failurePolicy: 'Ignore' },
-            { name: 'hang-long.example.com', clientConfig: url('timeout'), rules: only('configmaps'), timeoutSeconds: 30, failurePolicy: 'Fail' },
+            {
+              name: 'hang-fail.example.com',
+              clientConfig: url('timeout'),
+              rules: only('services'),
+              timeoutSeconds: 1,
+              failurePolicy: 'Fail',
+            },
+            {
+              name: 'hang-ignore.example.com',
+              clientConfig: url('timeout'),
+              rules: only('endpoints'),
+              timeoutSeconds: 1,
+              failurePolicy: 'Ignore',
+            },
+            {
+              name: 'hang-long.example.com',
+              clientConfig: url('timeout'),
+              rules: only('configmaps'),
+              timeoutSeconds: 30,
+              failurePolicy: 'Fail',
+            },
             { name: 'status.example.com', clientConfig: url('statusError'), rules: only('limitranges') },
             { name: 'wrong-uid.example.com', clientConfig: url('wrongUid'), rules: only('resourcequotas') },
           ]),
@@ -66,8 +91,16 @@ describe('bridge webhooks through the gateway process', () => {
       { op: 'add', path: '/metadata/labels/hookgate', value: 'added' },
     ]);
     expect(review.response?.auditAnnotations).toEqual({
-      'mutation_round_0_index_0': JSON.stringify({ configuration: 'a-labels', webhook: 'add-label.example.com', mutated: true }),
-      'mutation_round_0_index_1': JSON.stringify({ configuration: 'a-labels', webhook: 'hookgate-label.example.com', mutated: true }),
+      mutation_round_0_index_0: JSON.stringify({
+        configuration: 'a-labels',
+        webhook: 'add-label.example.com',
+        mutated: true,
+      }),
+      mutation_round_0_index_1: JSON.stringify({
+        configuration: 'a-labels',
+        webhook: 'hookgate-label.example.com',
+        mutated: true,
+      }),
     });
   });
 
@@ -104,7 +137,10 @@ describe('bridge webhooks through the gateway process', () => {
 
   it('answers a review that matches no hook without calling any', async () => {
     webhook.reset();
-    const deployment = podCreateReview({ kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' } });
+    const deployment = podCreateReview({
+      kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+    });
     const { review } = await client.post('/validate', deployment);
     expect(review.response).toEqual({ uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d', allowed: true });
     expect(webhook.calls).toHaveLength(0);
@@ -119,17 +155,30 @@ describe('bridge webhooks through the gateway process', () => {
     {
       name: 'a hook that times out under Fail rejects with the apiserver message',
       resource: ['services', 'Service'],
-      status: { code: 500, reason: 'InternalError', message: (origin: string) => `Internal error occurred: failed calling webhook "hang-fail.example.com": failed to call webhook: Post "${origin}/timeout?timeout=1s": context deadline exceeded` },
+      status: {
+        code: 500,
+        reason: 'InternalError',
+        message: (origin: string) =>
+          `Internal error occurred: failed calling webhook "hang-fail.example.com": failed to call webhook: Post "${origin}/timeout?timeout=1s": context deadline exceeded`,
+      },
     },
     {
       name: 'a non-2xx answer with a Status is a calling error quoting it',
       resource: ['limitranges', 'LimitRange'],
-      status: { code: 500, message: 'Internal error occurred: failed calling webhook "status.example.com": failed to call webhook: the webhook says no via a Status' },
+      status: {
+        code: 500,
+        message:
+          'Internal error occurred: failed calling webhook "status.example.com": failed to call webhook: the webhook says no via a Status',
+      },
     },
     {
       name: 'a wrong uid is a calling error',
       resource: ['resourcequotas', 'ResourceQuota'],
-      status: { code: 500, message: (_origin: string) => expect.stringContaining('received invalid webhook response: expected response.uid=') as unknown as string },
+      status: {
+        code: 500,
+        message: (_origin: string) =>
+          expect.stringContaining('received invalid webhook response: expected response.uid=') as unknown as string,
+      },
     },
   ];
   it.each(decisions)('$name', async ({ resource, status }) => {
@@ -142,7 +191,9 @@ describe('bridge webhooks through the gateway process', () => {
   it('ignores a hook that times out under Ignore and records the fail-open annotation', async () => {
     const { review } = await client.post('/validate', reviewOf('endpoints', 'Endpoints'), { timeout: '10s' });
     expect(review.response?.allowed).toBe(true);
-    expect(review.response?.auditAnnotations).toEqual({ 'failed-open.validating_round_0_index_0': 'hang-ignore.example.com' });
+    expect(review.response?.auditAnnotations).toEqual({
+      'failed-open.validating_round_0_index_0': 'hang-ignore.example.com',
+    });
   });
 
   it('answers within the apiserver ?timeout= even when the hook allows itself longer', async () => {
@@ -155,22 +206,58 @@ describe('bridge webhooks through the gateway process', () => {
   });
 
   it('aggregates request metrics across both workers', async () => {
-    const before = sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_admission_requests_total', { phase: 'validating', operation: 'CREATE', outcome: 'denied' }) ?? 0;
+    const before =
+      sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_admission_requests_total', {
+        phase: 'validating',
+        operation: 'CREATE',
+        outcome: 'denied',
+      }) ?? 0;
     await Promise.all(Array.from({ length: 6 }, () => client.post('/validate', reviewOf('secrets', 'Secret'))));
     const text = await fetchMetrics(gateway.metricsUrl);
-    expect(sampleValue(text, 'hookgate_admission_requests_total', { phase: 'validating', operation: 'CREATE', outcome: 'denied' })).toBe(before + 6);
-    expect(sampleValue(text, 'hookgate_webhook_rejections_total', { name: 'deny.example.com', error_type: 'no_error', rejection_code: '403' })).toBeGreaterThanOrEqual(6);
-    expect(sampleValue(text, 'hookgate_webhook_timeouts_total', { name: 'hang-fail.example.com', phase: 'validating' })).toBe(1);
-    expect(sampleValue(text, 'hookgate_webhook_fail_open_total', { name: 'hang-ignore.example.com', phase: 'validating' })).toBe(1);
+    expect(
+      sampleValue(text, 'hookgate_admission_requests_total', {
+        phase: 'validating',
+        operation: 'CREATE',
+        outcome: 'denied',
+      }),
+    ).toBe(before + 6);
+    expect(
+      sampleValue(text, 'hookgate_webhook_rejections_total', {
+        name: 'deny.example.com',
+        error_type: 'no_error',
+        rejection_code: '403',
+      }),
+    ).toBeGreaterThanOrEqual(6);
+    expect(
+      sampleValue(text, 'hookgate_webhook_timeouts_total', { name: 'hang-fail.example.com', phase: 'validating' }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'hookgate_webhook_fail_open_total', { name: 'hang-ignore.example.com', phase: 'validating' }),
+    ).toBe(1);
     expect(sampleValue(text, 'hookgate_config_generation')).toBe(1);
   });
 
   it('logs a decision trace per request and never object contents', async () => {
     const line = await gateway.waitForLog((l) => l.msg === 'admission decision' && l['resource'] === 'v1/secrets');
-    expect(line).toMatchObject({ level: 'debug', uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d', namespace: 'default', name: 'web', allowed: false, code: 403 });
-    expect(line['trace']).toEqual([expect.objectContaining({ hook: 'deny.example.com', outcome: 'denied', code: 403 })]);
+    expect(line).toMatchObject({
+      level: 'debug',
+      uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d',
+      namespace: 'default',
+      name: 'web',
+      allowed: false,
+      code: 403,
+    });
+    expect(line['trace']).toEqual([
+      expect.objectContaining({ hook: 'deny.example.com', outcome: 'denied', code: 403 }),
+    ]);
     const warn = await gateway.waitForLog((l) => l.level === 'error' && l['hook'] === 'hang-fail.example.com');
-    expect(warn).toMatchObject({ resource: 'v1/services', namespace: 'default', name: 'web', uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d', failure: 'timeout' });
+    expect(warn).toMatchObject({
+      resource: 'v1/services',
+      namespace: 'default',
+      name: 'web',
+      uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d',
+      failure: 'timeout',
+    });
     expect(JSON.stringify(gateway.logs)).not.toContain('do-not-log-this-value');
   });
 });

@@ -51,11 +51,26 @@ describe('the built-in plugins through the gateway process', () => {
     // The shipped ledger configuration, with keys of this run only (the Redis may be shared).
     keyPrefix = `hookgate:e2e:${randomUUID()}:`;
     const ledgerConfig = join(dir, 'ledger.yaml');
-    await writeFile(ledgerConfig, stringify({ ...(parse(await readFile(pluginFile('ledger', 'config.example.yaml'), 'utf8')) as object), keyPrefix }));
-    const configOf = (name: BuiltinPlugin) => (name === 'ledger' ? ledgerConfig : pluginFile(name, 'config.example.yaml'));
-    const targets = Object.fromEntries(BUILTIN_PLUGINS.map((name) => [name, `unix://${join(dir, `${name}.sock`)}`])) as Record<BuiltinPlugin, string>;
-    plugins = await Promise.all(BUILTIN_PLUGINS.map((name) => startBuiltinPlugin(name, { config: configOf(name), listen: targets[name], env: { REDIS_URL: redis.url } })));
-    gateway = await startGateway({ config: await builtinGatewayConfig(targets, { namespaces: NAMESPACES, workers: 1 }) });
+    await writeFile(
+      ledgerConfig,
+      stringify({
+        ...(parse(await readFile(pluginFile('ledger', 'config.example.yaml'), 'utf8')) as object),
+        keyPrefix,
+      }),
+    );
+    const configOf = (name: BuiltinPlugin) =>
+      name === 'ledger' ? ledgerConfig : pluginFile(name, 'config.example.yaml');
+    const targets = Object.fromEntries(
+      BUILTIN_PLUGINS.map((name) => [name, `unix://${join(dir, `${name}.sock`)}`]),
+    ) as Record<BuiltinPlugin, string>;
+    plugins = await Promise.all(
+      BUILTIN_PLUGINS.map((name) =>
+        startBuiltinPlugin(name, { config: configOf(name), listen: targets[name], env: { REDIS_URL: redis.url } }),
+      ),
+    );
+    gateway = await startGateway({
+      config: await builtinGatewayConfig(targets, { namespaces: NAMESPACES, workers: 1 }),
+    });
     client = new AdmissionClient(gateway.admissionUrl);
   });
   afterAll(async () => {
@@ -77,7 +92,13 @@ describe('the built-in plugins through the gateway process', () => {
     return answer.review;
   };
   /** One validating case row: the answer echoes the review's version and uid and carries the expected decision. */
-  const expectValidated = async ({ review, expected }: { review: () => CorpusReview; expected: Record<string, unknown> }) => {
+  const expectValidated = async ({
+    review,
+    expected,
+  }: {
+    review: () => CorpusReview;
+    expected: Record<string, unknown>;
+  }) => {
     const sent = review();
     const answer = await post('/validate', sent);
     expect(answer.apiVersion).toBe(sent.apiVersion);
@@ -90,7 +111,9 @@ describe('the built-in plugins through the gateway process', () => {
       const { response } = await post('/mutate', review);
       expect(response).toMatchObject({ uid: review.request.uid, allowed: true, patchType: 'JSONPatch' });
       const patched = patchedObject(review, response?.patch);
-      expect(patched).toMatchObject({ metadata: { labels: { env: 'test', team: 'payments' }, annotations: { 'example.com/cost-center': '4711' } } });
+      expect(patched).toMatchObject({
+        metadata: { labels: { env: 'test', team: 'payments' }, annotations: { 'example.com/cost-center': '4711' } },
+      });
       // Both containers already pull IfNotPresent and request nothing: requests only.
       expect(containersOf(patched)).toEqual([
         ['sleeping-sidecar', 'IfNotPresent', { requests: { cpu: '50m', memory: '64Mi' } }],
@@ -116,11 +139,16 @@ describe('the built-in plugins through the gateway process', () => {
       const answer = await post('/mutate', review);
       expect(answer.apiVersion).toBe('admission.k8s.io/v1beta1');
       // imagePullPolicy: Always is the pod's own: only the requests are added; namespace opa has no labels to copy.
-      expect(containersOf(patchedObject(review, answer.response?.patch))).toEqual([['nginx', 'Always', { requests: { cpu: '50m', memory: '64Mi' } }]]);
+      expect(containersOf(patchedObject(review, answer.response?.patch))).toEqual([
+        ['nginx', 'Always', { requests: { cpu: '50m', memory: '64Mi' } }],
+      ]);
     });
 
     it('leaves kube-system alone (namespaceSelector, evaluated by the gateway)', async () => {
-      const { response } = await post('/mutate', inNamespace(corpusReview('kubewarden-policy-server-pod-create'), 'kube-system'));
+      const { response } = await post(
+        '/mutate',
+        inNamespace(corpusReview('kubewarden-policy-server-pod-create'), 'kube-system'),
+      );
       expect(response).toEqual({ uid: expect.any(String), allowed: true });
     });
   });
@@ -129,10 +157,17 @@ describe('the built-in plugins through the gateway process', () => {
     const deployment = () => corpusReview('linkerd-deployment-create-v1beta1');
     const labelled = (review: CorpusReview, labels: Record<string, string>): CorpusReview => {
       const object = review.request.object!;
-      return { ...review, request: { ...review.request, object: { ...object, metadata: { ...object.metadata, labels } } } };
+      return {
+        ...review,
+        request: { ...review.request, object: { ...object, metadata: { ...object.metadata, labels } } },
+      };
     };
     const cases = [
-      { name: 'a Deployment in kube-public is not checked (namespaceSelector)', review: () => deployment(), expected: { allowed: true } },
+      {
+        name: 'a Deployment in kube-public is not checked (namespaceSelector)',
+        review: () => deployment(),
+        expected: { allowed: true },
+      },
       {
         name: 'a Deployment in a prod namespace without the required labels is denied, every label named',
         review: () => inNamespace(deployment(), 'payments'),
@@ -149,7 +184,13 @@ describe('the built-in plugins through the gateway process', () => {
       },
       {
         name: 'a label with a value out of the allowed set is denied with the value',
-        review: () => labelled(inNamespace(deployment(), 'payments'), { app: 'nginx', team: 'marketing', 'cost-center': '4711', 'app.kubernetes.io/name': 'nginx' }),
+        review: () =>
+          labelled(inNamespace(deployment(), 'payments'), {
+            app: 'nginx',
+            team: 'marketing',
+            'cost-center': '4711',
+            'app.kubernetes.io/name': 'nginx',
+          }),
         expected: {
           allowed: false,
           status: {
@@ -162,7 +203,13 @@ describe('the built-in plugins through the gateway process', () => {
       },
       {
         name: 'a Deployment with the required labels is allowed',
-        review: () => labelled(inNamespace(deployment(), 'payments'), { app: 'nginx', team: 'payments', 'cost-center': '4711', 'app.kubernetes.io/name': 'nginx' }),
+        review: () =>
+          labelled(inNamespace(deployment(), 'payments'), {
+            app: 'nginx',
+            team: 'payments',
+            'cost-center': '4711',
+            'app.kubernetes.io/name': 'nginx',
+          }),
         expected: { allowed: true },
       },
       {
@@ -178,19 +225,45 @@ describe('the built-in plugins through the gateway process', () => {
           },
         },
       },
-      { name: 'a Namespace with its tier is allowed', review: () => labelled(corpusReview('kubewarden-namespace-create'), { tier: 'dev' }), expected: { allowed: true } },
+      {
+        name: 'a Namespace with its tier is allowed',
+        review: () => labelled(corpusReview('kubewarden-namespace-create'), { tier: 'dev' }),
+        expected: { allowed: true },
+      },
     ];
     it.each(cases)('$name', expectValidated);
   });
 
   describe('immutable-fields (validating)', () => {
-    const vpc = (forProvider: Record<string, unknown>) => ({ apiVersion: 'ec2.aws.crossplane.io/v1beta1', kind: 'VPC', metadata: { name: 'main' }, spec: { forProvider } });
-    const subnet = (forProvider: Record<string, unknown>) => ({ apiVersion: 'ec2.aws.crossplane.io/v1beta1', kind: 'Subnet', metadata: { name: 'a' }, spec: { forProvider } });
-    const rds = (forProvider: Record<string, unknown>) => ({ apiVersion: 'database.aws.crossplane.io/v1beta1', kind: 'RDSInstance', metadata: { name: 'db' }, spec: { forProvider } });
+    const vpc = (forProvider: Record<string, unknown>) => ({
+      apiVersion: 'ec2.aws.crossplane.io/v1beta1',
+      kind: 'VPC',
+      metadata: { name: 'main' },
+      spec: { forProvider },
+    });
+    const subnet = (forProvider: Record<string, unknown>) => ({
+      apiVersion: 'ec2.aws.crossplane.io/v1beta1',
+      kind: 'Subnet',
+      metadata: { name: 'a' },
+      spec: { forProvider },
+    });
+    const rds = (forProvider: Record<string, unknown>) => ({
+      apiVersion: 'database.aws.crossplane.io/v1beta1',
+      kind: 'RDSInstance',
+      metadata: { name: 'db' },
+      spec: { forProvider },
+    });
     const cases = [
       {
         name: 'changing a VPC cidrBlock is refused, naming the field and both values',
-        review: () => updateReview('ec2.aws.crossplane.io', 'VPC', 'vpcs', vpc({ region: 'eu-west-1', cidrBlock: '10.0.0.0/16' }), vpc({ region: 'eu-west-1', cidrBlock: '10.1.0.0/16' })),
+        review: () =>
+          updateReview(
+            'ec2.aws.crossplane.io',
+            'VPC',
+            'vpcs',
+            vpc({ region: 'eu-west-1', cidrBlock: '10.0.0.0/16' }),
+            vpc({ region: 'eu-west-1', cidrBlock: '10.1.0.0/16' }),
+          ),
         expected: {
           allowed: false,
           status: {
@@ -203,25 +276,59 @@ describe('the built-in plugins through the gateway process', () => {
       },
       {
         name: 'a field unset before may be set once',
-        review: () => updateReview('ec2.aws.crossplane.io', 'VPC', 'vpcs', vpc({ cidrBlock: '10.0.0.0/16' }), vpc({ region: 'eu-west-1', cidrBlock: '10.0.0.0/16' })),
+        review: () =>
+          updateReview(
+            'ec2.aws.crossplane.io',
+            'VPC',
+            'vpcs',
+            vpc({ cidrBlock: '10.0.0.0/16' }),
+            vpc({ region: 'eu-west-1', cidrBlock: '10.0.0.0/16' }),
+          ),
         expected: { allowed: true },
       },
       {
         name: 'removing a set field (by kind: Subnet) is a change too',
-        review: () => updateReview('ec2.aws.crossplane.io', 'Subnet', 'subnets', subnet({ vpcId: 'vpc-1', availabilityZone: 'eu-west-1a' }), subnet({ vpcId: 'vpc-1' })),
+        review: () =>
+          updateReview(
+            'ec2.aws.crossplane.io',
+            'Subnet',
+            'subnets',
+            subnet({ vpcId: 'vpc-1', availabilityZone: 'eu-west-1a' }),
+            subnet({ vpcId: 'vpc-1' }),
+          ),
         expected: {
           allowed: false,
-          status: { code: 422, message: expect.stringContaining('Subnet.ec2.aws.crossplane.io "a" is invalid: spec.forProvider.availabilityZone: cannot be changed once set (was "eu-west-1a", now <unset>)') },
+          status: {
+            code: 422,
+            message: expect.stringContaining(
+              'Subnet.ec2.aws.crossplane.io "a" is invalid: spec.forProvider.availabilityZone: cannot be changed once set (was "eu-west-1a", now <unset>)',
+            ),
+          },
         },
       },
       {
         name: 'other fields may change',
-        review: () => updateReview('ec2.aws.crossplane.io', 'Subnet', 'subnets', subnet({ vpcId: 'vpc-1', mapPublicIpOnLaunch: false }), subnet({ vpcId: 'vpc-1', mapPublicIpOnLaunch: true })),
+        review: () =>
+          updateReview(
+            'ec2.aws.crossplane.io',
+            'Subnet',
+            'subnets',
+            subnet({ vpcId: 'vpc-1', mapPublicIpOnLaunch: false }),
+            subnet({ vpcId: 'vpc-1', mapPublicIpOnLaunch: true }),
+          ),
         expected: { allowed: true },
       },
       {
         name: 'a v1beta1 review of an RDSInstance is answered in v1beta1',
-        review: () => updateReview('database.aws.crossplane.io', 'RDSInstance', 'rdsinstances', rds({ vpcId: 'vpc-1' }), rds({ vpcId: 'vpc-2' }), 'admission.k8s.io/v1beta1'),
+        review: () =>
+          updateReview(
+            'database.aws.crossplane.io',
+            'RDSInstance',
+            'rdsinstances',
+            rds({ vpcId: 'vpc-1' }),
+            rds({ vpcId: 'vpc-2' }),
+            'admission.k8s.io/v1beta1',
+          ),
         expected: {
           allowed: false,
           status: {
@@ -239,12 +346,19 @@ describe('the built-in plugins through the gateway process', () => {
   describe('ledger (validating, with side effects in Redis)', () => {
     const key = (value: string) => `${keyPrefix}hostnames/${value}`;
     const sideEffects = async (kind: string) =>
-      sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_webhook_side_effects_total', { name: 'ledger.hookgate.dev', kind, violation: 'none' }) ?? 0;
+      sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_webhook_side_effects_total', {
+        name: 'ledger.hookgate.dev',
+        kind,
+        violation: 'none',
+      }) ?? 0;
 
     it('reserves a hostname in Redis and counts the side effect', async () => {
       const review = ingressReview('CREATE', 'shop', 'web', 'Shop.Example.com');
       expect((await post('/validate', review)).response).toEqual({ uid: review.request.uid, allowed: true });
-      expect(await redisClient.hgetall(key('shop.example.com'))).toMatchObject({ owner: 'networking.k8s.io/Ingress/shop/web', state: 'pending' });
+      expect(await redisClient.hgetall(key('shop.example.com'))).toMatchObject({
+        owner: 'networking.k8s.io/Ingress/shop/web',
+        state: 'pending',
+      });
       expect(await sideEffects('reservation')).toBe(1);
     });
 
@@ -271,10 +385,16 @@ describe('the built-in plugins through the gateway process', () => {
 
     it('settles the reservation through Reconcile over gRPC: PERSISTED confirms it', async () => {
       const review = ingressReview('CREATE', 'shop', 'web', 'shop.example.com');
-      const ledger = newAdmissionPluginClient(plugins[BUILTIN_PLUGINS.indexOf('ledger')]!.target, grpc.credentials.createInsecure());
+      const ledger = newAdmissionPluginClient(
+        plugins[BUILTIN_PLUGINS.indexOf('ledger')]!.target,
+        grpc.credentials.createInsecure(),
+      );
       try {
         // The side effect as the gateway received it: the same admission, asked again (a claim by the same owner is idempotent).
-        const admitted = await admit(ledger, admitMessage('ledger.hookgate.dev', 'VALIDATING', review.request as unknown as AdmissionRequest));
+        const admitted = await admit(
+          ledger,
+          admitMessage('ledger.hookgate.dev', 'VALIDATING', review.request as unknown as AdmissionRequest),
+        );
         const reservation = admitted.sideEffects[0]!;
         expect(reservation).toMatchObject({ kind: 'reservation', key: 'hostnames/shop.example.com' });
         const settled = await reconcile(ledger, {
@@ -288,7 +408,10 @@ describe('the built-in plugins through the gateway process', () => {
       } finally {
         ledger.close();
       }
-      expect(await redisClient.hgetall(key('shop.example.com'))).toMatchObject({ owner: 'networking.k8s.io/Ingress/shop/web', state: 'confirmed' });
+      expect(await redisClient.hgetall(key('shop.example.com'))).toMatchObject({
+        owner: 'networking.k8s.io/Ingress/shop/web',
+        state: 'confirmed',
+      });
     });
 
     it('reports a release when the Ingress is deleted', async () => {
@@ -299,13 +422,23 @@ describe('the built-in plugins through the gateway process', () => {
   });
 
   it('kept every plugin and worker running throughout', async () => {
-    for (const plugin of plugins) expect(await Promise.race([plugin.exited, Promise.resolve('running')])).toBe('running');
-    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual([]);
+    for (const plugin of plugins)
+      expect(await Promise.race([plugin.exited, Promise.resolve('running')])).toBe('running');
+    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual(
+      [],
+    );
   });
 });
 
 /** An UPDATE review of a cluster-scoped object, as the apiserver sends it. */
-function updateReview(group: string, kind: string, resource: string, oldObject: unknown, object: unknown, apiVersion = 'admission.k8s.io/v1'): CorpusReview {
+function updateReview(
+  group: string,
+  kind: string,
+  resource: string,
+  oldObject: unknown,
+  object: unknown,
+  apiVersion = 'admission.k8s.io/v1',
+): CorpusReview {
   const version = 'v1beta1';
   return {
     apiVersion,
@@ -327,12 +460,25 @@ function updateReview(group: string, kind: string, resource: string, oldObject: 
   };
 }
 
-function ingressReview(operation: 'CREATE' | 'DELETE', namespace: string, name: string, hostname: string, extra: Record<string, unknown> = {}): CorpusReview {
+function ingressReview(
+  operation: 'CREATE' | 'DELETE',
+  namespace: string,
+  name: string,
+  hostname: string,
+  extra: Record<string, unknown> = {},
+): CorpusReview {
   const ingress = {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
     metadata: { name, namespace, annotations: { 'ledger.hookgate.dev/hostname': hostname } },
-    spec: { rules: [{ host: hostname.toLowerCase(), http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name, port: { number: 80 } } } }] } }] },
+    spec: {
+      rules: [
+        {
+          host: hostname.toLowerCase(),
+          http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name, port: { number: 80 } } } }] },
+        },
+      ],
+    },
   };
   return {
     apiVersion: 'admission.k8s.io/v1',
@@ -354,7 +500,9 @@ function ingressReview(operation: 'CREATE' | 'DELETE', namespace: string, name: 
 }
 
 function containersOf(pod: JsonValue): [string, string, unknown][] {
-  return (pod as { spec: { containers: { name: string; imagePullPolicy: string; resources: unknown }[] } }).spec.containers.map((c) => [c.name, c.imagePullPolicy, c.resources]);
+  return (
+    pod as { spec: { containers: { name: string; imagePullPolicy: string; resources: unknown }[] } }
+  ).spec.containers.map((c) => [c.name, c.imagePullPolicy, c.resources]);
 }
 
 function patchedObject(review: CorpusReview, patch: string | undefined): JsonValue {

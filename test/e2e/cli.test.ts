@@ -30,8 +30,12 @@ describe('hookgate CLI', () => {
   let webhook: TestWebhookServer;
   const file = (name: string) => join(dir, name);
   const hooks = (denyBehaviour: string) => [
-    webhookConfiguration('mutating', 'labels', [{ name: 'add-label.example.com', clientConfig: { url: `${webhook.origin}/addLabel` } }]),
-    webhookConfiguration('validating', 'policy', [{ name: 'policy.example.com', clientConfig: { url: `${webhook.origin}/${denyBehaviour}` }, timeoutSeconds: 5 }]),
+    webhookConfiguration('mutating', 'labels', [
+      { name: 'add-label.example.com', clientConfig: { url: `${webhook.origin}/addLabel` } },
+    ]),
+    webhookConfiguration('validating', 'policy', [
+      { name: 'policy.example.com', clientConfig: { url: `${webhook.origin}/${denyBehaviour}` }, timeoutSeconds: 5 },
+    ]),
   ];
 
   beforeAll(async () => {
@@ -58,14 +62,22 @@ describe('hookgate CLI', () => {
   it('runs through npx from the repository root', async () => {
     const result = await runCli(['check-config', '--config', file('allow.yaml')], { viaNpx: true });
     expect(result).toMatchObject({ code: 0 });
-    expect(result.stdout).toContain('configuration is valid: 1 mutating and 1 validating hook(s) in 2 webhook configuration(s), 0 plugin(s)');
+    expect(result.stdout).toContain(
+      'configuration is valid: 1 mutating and 1 validating hook(s) in 2 webhook configuration(s), 0 plugin(s)',
+    );
   });
 
   it('check-config prints every problem with file and line, and exits 1', async () => {
     const result = await runCli(['check-config', '--config', file('broken.yaml')]);
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
-    for (const field of ['webhooks[0].name', 'webhooks[0].clientConfig.url', 'webhooks[0].timeoutSeconds', 'webhooks[1].failurePolicy', 'webhooks[1].clientConfig.plugin']) {
+    for (const field of [
+      'webhooks[0].name',
+      'webhooks[0].clientConfig.url',
+      'webhooks[0].timeoutSeconds',
+      'webhooks[1].failurePolicy',
+      'webhooks[1].clientConfig.plugin',
+    ]) {
       expect(lines.some((l) => l.includes(field) && l.startsWith(`${file('broken.yaml')}:`))).toBe(true);
     }
     expect(lines.at(-1)).toMatch(/\d+ problem\(s\)$/);
@@ -74,7 +86,10 @@ describe('hookgate CLI', () => {
   it('print-webhooks prints the two registrations, and their caBundle verifies the gateway', async () => {
     const result = await runCli(['print-webhooks', '--config', file('allow.yaml')]);
     expect(result.code).toBe(0);
-    type Registration = { kind: string; webhooks: { clientConfig: { url: string; caBundle?: string }; reinvocationPolicy?: string }[] };
+    type Registration = {
+      kind: string;
+      webhooks: { clientConfig: { url: string; caBundle?: string }; reinvocationPolicy?: string }[];
+    };
     const docs = parseAllDocuments(result.stdout).map((d) => d.toJS() as Registration);
     expect(docs.map((d) => d.kind)).toEqual(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
     const [mutating, validating] = docs.map((d) => d.webhooks[0]!);
@@ -89,12 +104,21 @@ describe('hookgate CLI', () => {
       admissionReviewVersions: ['v1', 'v1beta1'],
       failurePolicy: 'Fail',
     });
-    expect(validating).toMatchObject({ name: 'validate.hookgate.dev', clientConfig: { url: 'https://127.0.0.1:8443/validate' }, matchPolicy: 'Exact', timeoutSeconds: 6 });
+    expect(validating).toMatchObject({
+      name: 'validate.hookgate.dev',
+      clientConfig: { url: 'https://127.0.0.1:8443/validate' },
+      matchPolicy: 'Exact',
+      timeoutSeconds: 6,
+    });
     expect(validating!.reinvocationPolicy).toBeUndefined();
 
     const caBundle = mutating!.clientConfig.caBundle ?? '';
     expect(validating!.clientConfig.caBundle).toBe(caBundle);
-    const gateway = await startGateway({ config: gatewayConfigYaml(hooks('allow'), { extra: { stateDir: join(dir, 'state') } }), insecureHttp: false, extraArgs: ['--state-dir', join(dir, 'state')] });
+    const gateway = await startGateway({
+      config: gatewayConfigYaml(hooks('allow'), { extra: { stateDir: join(dir, 'state') } }),
+      insecureHttp: false,
+      extraArgs: ['--state-dir', join(dir, 'state')],
+    });
     const client = new AdmissionClient(gateway.admissionUrl, { ca: Buffer.from(caBundle, 'base64').toString('utf8') });
     try {
       const { status, review } = await client.post('/validate', podCreateReview());
@@ -113,8 +137,27 @@ describe('hookgate CLI', () => {
   });
 
   const reviews = [
-    { name: 'a manifest the hooks allow (mutated)', config: 'allow.yaml', code: 0, contains: ['mutating: allowed', '{"op":"add","path":"/metadata/labels/added","value":"test"}', 'validating: allowed', 'decision: allowed'] },
-    { name: 'a manifest a hook denies', config: 'deny.yaml', code: 2, contains: ['validating: DENIED', 'message: admission webhook "policy.example.com" denied the request: you shall not pass', 'decision: denied'] },
+    {
+      name: 'a manifest the hooks allow (mutated)',
+      config: 'allow.yaml',
+      code: 0,
+      contains: [
+        'mutating: allowed',
+        '{"op":"add","path":"/metadata/labels/added","value":"test"}',
+        'validating: allowed',
+        'decision: allowed',
+      ],
+    },
+    {
+      name: 'a manifest a hook denies',
+      config: 'deny.yaml',
+      code: 2,
+      contains: [
+        'validating: DENIED',
+        'message: admission webhook "policy.example.com" denied the request: you shall not pass',
+        'decision: denied',
+      ],
+    },
   ];
   it.each(reviews)('review: $name', async ({ config, code, contains }) => {
     const result = await runCli(['review', '--config', file(config), file('pod.yaml')]);
@@ -128,7 +171,12 @@ describe('hookgate CLI', () => {
     const report = JSON.parse(result.stdout);
     expect(report.allowed).toBe(false);
     expect(report.validating.status.code).toBe(403);
-    expect(report.mutating.trace[0]).toMatchObject({ type: 'call', hook: 'add-label.example.com', outcome: 'allowed', mutated: true });
+    expect(report.mutating.trace[0]).toMatchObject({
+      type: 'call',
+      hook: 'add-label.example.com',
+      outcome: 'allowed',
+      mutated: true,
+    });
   });
 
   it('review refuses a file that is neither a review nor a manifest', async () => {

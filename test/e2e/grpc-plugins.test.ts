@@ -14,9 +14,17 @@ import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
 import { podCreateReview } from '../src/pod-review.js';
 
-const only = (resource: string) => [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] }];
+const only = (resource: string) => [
+  { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
+];
 const reviewOf = (resource: string, kind: string, extra: Record<string, unknown> = {}) =>
-  podCreateReview({ kind: { group: '', version: 'v1', kind }, resource: { group: '', version: 'v1', resource }, requestKind: undefined, requestResource: undefined, ...extra });
+  podCreateReview({
+    kind: { group: '', version: 'v1', kind },
+    resource: { group: '', version: 'v1', resource },
+    requestKind: undefined,
+    requestResource: undefined,
+    ...extra,
+  });
 const plugin = (name: string) => ({ plugin: name });
 
 describe('gRPC plugins through the gateway process', () => {
@@ -42,15 +50,37 @@ describe('gRPC plugins through the gateway process', () => {
           webhookConfiguration('mutating', 'a-plugin-patches', [
             { name: 'patch.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
             { name: 'second-patch.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
-            { name: 'bad-patch.plugin.test', clientConfig: plugin('behaviours'), rules: only('secrets'), failurePolicy: 'Ignore' },
+            {
+              name: 'bad-patch.plugin.test',
+              clientConfig: plugin('behaviours'),
+              rules: only('secrets'),
+              failurePolicy: 'Ignore',
+            },
           ]),
           webhookConfiguration('validating', 'plugin-checks', [
             { name: 'allow.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
             { name: 'warn.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
             { name: 'deny.plugin.test', clientConfig: plugin('behaviours'), rules: only('secrets') },
-            { name: 'slow.plugin.test', clientConfig: plugin('behaviours'), rules: only('configmaps'), timeoutSeconds: 1, failurePolicy: 'Fail' },
-            { name: 'hang.plugin.test', clientConfig: plugin('behaviours'), rules: only('services'), timeoutSeconds: 1, failurePolicy: 'Ignore' },
-            { name: 'side-effect.plugin.test', clientConfig: plugin('behaviours'), rules: only('resourcequotas'), sideEffects: 'NoneOnDryRun' },
+            {
+              name: 'slow.plugin.test',
+              clientConfig: plugin('behaviours'),
+              rules: only('configmaps'),
+              timeoutSeconds: 1,
+              failurePolicy: 'Fail',
+            },
+            {
+              name: 'hang.plugin.test',
+              clientConfig: plugin('behaviours'),
+              rules: only('services'),
+              timeoutSeconds: 1,
+              failurePolicy: 'Ignore',
+            },
+            {
+              name: 'side-effect.plugin.test',
+              clientConfig: plugin('behaviours'),
+              rules: only('resourcequotas'),
+              sideEffects: 'NoneOnDryRun',
+            },
             { name: 'wrong-uid.plugin.test', clientConfig: plugin('wrong-uid'), rules: only('limitranges') },
           ]),
           webhookConfiguration('validating', 'crashy-checks', [
@@ -88,7 +118,10 @@ describe('gRPC plugins through the gateway process', () => {
   it('denies with the apiserver message naming the hook', async () => {
     const { review } = await client.post('/validate', reviewOf('secrets', 'Secret'));
     expect(review.response?.allowed).toBe(false);
-    expect(review.response?.status).toMatchObject({ code: 403, message: 'admission webhook "deny.plugin.test" denied the request: Secret web is not allowed here' });
+    expect(review.response?.status).toMatchObject({
+      code: 403,
+      message: 'admission webhook "deny.plugin.test" denied the request: Secret web is not allowed here',
+    });
   });
 
   it('chains plugin patches: the second hook sees the first one applied', async () => {
@@ -113,7 +146,11 @@ describe('gRPC plugins through the gateway process', () => {
       review: () => reviewOf('configmaps', 'ConfigMap'),
       expected: {
         allowed: false,
-        status: { code: 500, message: 'Internal error occurred: failed calling webhook "slow.plugin.test": failed to call webhook: Post "plugin://behaviours/slow.plugin.test?timeout=1s": context deadline exceeded' },
+        status: {
+          code: 500,
+          message:
+            'Internal error occurred: failed calling webhook "slow.plugin.test": failed to call webhook: Post "plugin://behaviours/slow.plugin.test?timeout=1s": context deadline exceeded',
+        },
       },
     },
     {
@@ -126,7 +163,13 @@ describe('gRPC plugins through the gateway process', () => {
       name: 'a wrong uid from a plugin is a calling error',
       path: '/validate',
       review: () => reviewOf('limitranges', 'LimitRange'),
-      expected: { allowed: false, status: { code: 500, message: expect.stringContaining('received invalid webhook response: expected response.uid=') } },
+      expected: {
+        allowed: false,
+        status: {
+          code: 500,
+          message: expect.stringContaining('received invalid webhook response: expected response.uid='),
+        },
+      },
     },
   ];
   it.each(failures)('$name', async ({ path, review, expected }) => {
@@ -139,17 +182,35 @@ describe('gRPC plugins through the gateway process', () => {
     await client.post('/validate', reviewOf('resourcequotas', 'ResourceQuota'));
     await client.post('/validate', reviewOf('resourcequotas', 'ResourceQuota', { dryRun: true }));
     const text = await fetchMetrics(gateway.metricsUrl);
-    expect(sampleValue(text, 'hookgate_webhook_side_effects_total', { name: 'side-effect.plugin.test', kind: 'reservation', violation: 'none' })).toBe(1);
-    expect(sampleValue(text, 'hookgate_webhook_side_effects_total', { name: 'side-effect.plugin.test', kind: 'reservation', violation: 'dry-run' })).toBe(1);
+    expect(
+      sampleValue(text, 'hookgate_webhook_side_effects_total', {
+        name: 'side-effect.plugin.test',
+        kind: 'reservation',
+        violation: 'none',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'hookgate_webhook_side_effects_total', {
+        name: 'side-effect.plugin.test',
+        kind: 'reservation',
+        violation: 'dry-run',
+      }),
+    ).toBe(1);
     const violation = await gateway.waitForLog((l) => l.level === 'warn' && l['hook'] === 'side-effect.plugin.test');
-    expect(violation).toMatchObject({ kind: 'reservation', key: 'default/web', uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d' });
+    expect(violation).toMatchObject({
+      kind: 'reservation',
+      key: 'default/web',
+      uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d',
+    });
     expect(violation.msg).toContain('dryRun');
   });
 
   it('survives a crashing plugin, opens its circuit, and closes it once the plugin is back', async () => {
     const crash = await client.post('/validate', reviewOf('endpoints', 'Endpoints'));
     expect(crash.review.response?.allowed).toBe(false);
-    expect(crash.review.response?.status?.message).toContain('failed calling webhook "crash.plugin.test": failed to call webhook: Post "plugin://crashy/crash.plugin.test');
+    expect(crash.review.response?.status?.message).toContain(
+      'failed calling webhook "crash.plugin.test": failed to call webhook: Post "plugin://crashy/crash.plugin.test',
+    );
     expect(await crashy.exited).toBe(70);
 
     // The dead plugin keeps failing its hook (Fail) until the breaker opens; then calls fail at once.
@@ -160,7 +221,12 @@ describe('gRPC plugins through the gateway process', () => {
       message = review.response?.status?.message ?? '';
     }
     expect(message).toMatch(/circuit open for plugin "crashy" after \d+ consecutive failures/);
-    expect(sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_plugin_circuit_state', { plugin: 'crashy', state: 'open' })).toBe(1);
+    expect(
+      sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_plugin_circuit_state', {
+        plugin: 'crashy',
+        state: 'open',
+      }),
+    ).toBe(1);
 
     crashy = await startPlugin('behaviour-plugin.ts', [crashySocket, 'crashy']);
     let allowed = false;
@@ -170,11 +236,18 @@ describe('gRPC plugins through the gateway process', () => {
       if (!allowed) await new Promise((r) => setTimeout(r, 200));
     }
     expect(allowed).toBe(true);
-    expect(sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_plugin_circuit_state', { plugin: 'crashy', state: 'closed' })).toBe(1);
+    expect(
+      sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_plugin_circuit_state', {
+        plugin: 'crashy',
+        state: 'closed',
+      }),
+    ).toBe(1);
   });
 
   it('kept serving throughout: no worker crashed', () => {
-    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual([]);
+    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual(
+      [],
+    );
     expect(gateway.exitCode()).toBeNull();
   });
 });

@@ -18,7 +18,14 @@ describe('gateway process lifecycle', () => {
   beforeAll(async () => {
     webhook = await startWebhookServer();
     gateway = await startGateway({
-      config: gatewayConfigYaml([webhookConfiguration('validating', 'slow', [{ name: 'slow.example.com', clientConfig: { url: `${webhook.origin}/slow` } }])], { workers: 2 }),
+      config: gatewayConfigYaml(
+        [
+          webhookConfiguration('validating', 'slow', [
+            { name: 'slow.example.com', clientConfig: { url: `${webhook.origin}/slow` } },
+          ]),
+        ],
+        { workers: 2 },
+      ),
     });
     client = new AdmissionClient(gateway.admissionUrl);
   });
@@ -33,10 +40,15 @@ describe('gateway process lifecycle', () => {
     const workerPids = gateway.logs.filter(listening).map((l) => l['pid'] as number);
     expect(workerPids).toHaveLength(2);
     process.kill(workerPids[0]!, 'SIGKILL');
-    await gateway.waitForLog((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement' && l['workerPid'] === workerPids[0]);
+    await gateway.waitForLog(
+      (l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement' && l['workerPid'] === workerPids[0],
+    );
     await gateway.waitForLog((l) => listening(l) && !workerPids.includes(l['pid'] as number));
     for (let i = 0; i < 4; i += 1) {
-      const deployment = podCreateReview({ kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' } });
+      const deployment = podCreateReview({
+        kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      });
       const { review } = await client.post('/validate', deployment, { timeout: '10s' });
       expect(review.response?.allowed).toBe(true);
     }
@@ -45,7 +57,10 @@ describe('gateway process lifecycle', () => {
 
   it('answers the requests in flight, then exits 0', async () => {
     webhook.reset();
-    const inFlight = [client.post('/validate', podCreateReview(), { timeout: '10s' }), client.post('/validate', podCreateReview(), { timeout: '10s' })];
+    const inFlight = [
+      client.post('/validate', podCreateReview(), { timeout: '10s' }),
+      client.post('/validate', podCreateReview(), { timeout: '10s' }),
+    ];
     while (webhook.callsTo('slow').length < 2) await new Promise((r) => setTimeout(r, 20));
     gateway.signal('SIGTERM');
     await gateway.waitForLog((l) => String(l.msg).startsWith('shutting down'));

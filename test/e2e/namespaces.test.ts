@@ -28,7 +28,11 @@ describe('namespace labels from the apiserver', () => {
       config: gatewayConfigYaml(
         [
           webhookConfiguration('validating', 'prod-only', [
-            { name: 'prod-policy.example.com', clientConfig: { url: `${webhook.origin}/disallowReason` }, namespaceSelector: { matchLabels: { env: 'prod' } } },
+            {
+              name: 'prod-policy.example.com',
+              clientConfig: { url: `${webhook.origin}/disallowReason` },
+              namespaceSelector: { matchLabels: { env: 'prod' } },
+            },
           ]),
         ],
         { namespaces: [], extra: { kubernetes: { mode: 'kubeconfig', kubeconfig } } },
@@ -46,7 +50,13 @@ describe('namespace labels from the apiserver', () => {
   const cases = [
     { name: 'a namespace whose labels match calls the hook', namespace: 'prod', allowed: false, code: 403 },
     { name: 'a namespace whose labels do not match skips it', namespace: 'dev', allowed: true },
-    { name: 'a namespace that does not exist is a 404, whatever the failurePolicy', namespace: 'ghost', allowed: false, code: 404, message: 'namespaces "ghost" not found' },
+    {
+      name: 'a namespace that does not exist is a 404, whatever the failurePolicy',
+      namespace: 'ghost',
+      allowed: false,
+      code: 404,
+      message: 'namespaces "ghost" not found',
+    },
   ];
   it.each(cases)('$name', async ({ namespace, allowed, code, message }) => {
     const { review } = await client.post('/validate', inNamespace(namespace), { timeout: '10s' });

@@ -22,11 +22,17 @@ import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
 import { podCreateReview } from '../src/pod-review.js';
 
 const HOOK = 'team-label.registered.test';
-const NO_TEAM = 'admission webhook "team-label.registered.test" denied the request: pod default/web has no team label; add metadata.labels.team';
+const NO_TEAM =
+  'admission webhook "team-label.registered.test" denied the request: pod default/web has no team label; add metadata.labels.team';
 const unlabelled = () => podCreateReview();
 const labelled = () =>
   podCreateReview({
-    object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels: { app: 'web', team: 'shop' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+    object: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default', labels: { app: 'web', team: 'shop' } },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+    },
   });
 /** No static hooks: whatever the gateway calls came from the Registry. */
 const CONFIG = gatewayConfigYaml([], { workers: 2 });
@@ -41,19 +47,30 @@ describe('plugins registered through the gateway Registry', () => {
   const started: PluginProcess[] = [];
 
   const startRegisteringPlugin = async (...extra: string[]): Promise<PluginProcess> => {
-    const process_ = await startPlugin('registering-plugin.ts', [`unix://${pluginSocket}`, gateway.registrySocket, ...extra]);
+    const process_ = await startPlugin('registering-plugin.ts', [
+      `unix://${pluginSocket}`,
+      gateway.registrySocket,
+      ...extra,
+    ]);
     started.push(process_);
     return process_;
   };
-  const validate = async (review: unknown) => (await client.post('/validate', review, { timeout: '10s' })).review.response;
+  const validate = async (review: unknown) =>
+    (await client.post('/validate', review, { timeout: '10s' })).review.response;
   const mutate = async (review: unknown) => (await client.post('/mutate', review, { timeout: '10s' })).review.response;
   /** Both workers answer round-robin: a check must pass on consecutive requests to be sure every worker has it. */
   const onEveryWorker = async <T>(check: () => Promise<T>): Promise<T> => {
     await check();
     return check();
   };
-  const metric = async (name: string, labels: Record<string, string>) => sampleValue(await fetchMetrics(gateway.metricsUrl), name, labels);
-  const savedRegistrations = async () => (JSON.parse(await readFile(join(stateDir, 'registrations.json'), 'utf8')) as { registrations: { plugin: string }[] }).registrations.map((r) => r.plugin);
+  const metric = async (name: string, labels: Record<string, string>) =>
+    sampleValue(await fetchMetrics(gateway.metricsUrl), name, labels);
+  const savedRegistrations = async () =>
+    (
+      JSON.parse(await readFile(join(stateDir, 'registrations.json'), 'utf8')) as {
+        registrations: { plugin: string }[];
+      }
+    ).registrations.map((r) => r.plugin);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hookgate-registry-e2e-'));
@@ -91,11 +108,20 @@ describe('plugins registered through the gateway Registry', () => {
     );
     expect(await onEveryWorker(() => validate(labelled()))).toMatchObject({ allowed: true });
     const mutated = await onEveryWorker(() => mutate(labelled()));
-    expect(decodePatch(mutated?.patch)).toEqual([{ op: 'add', path: '/metadata/labels/registered-by', value: 'team-labels' }]);
-    expect(await gateway.waitForLog((l) => l.msg === 'plugin registered')).toMatchObject({ plugin: 'team-labels', target: `unix://${pluginSocket}`, leaseSeconds: 5 });
+    expect(decodePatch(mutated?.patch)).toEqual([
+      { op: 'add', path: '/metadata/labels/registered-by', value: 'team-labels' },
+    ]);
+    expect(await gateway.waitForLog((l) => l.msg === 'plugin registered')).toMatchObject({
+      plugin: 'team-labels',
+      target: `unix://${pluginSocket}`,
+      leaseSeconds: 5,
+    });
     expect(await metric('hookgate_registry_registrations', { lease: 'active' })).toBe(1);
     // Saved in the state directory (written asynchronously, after the change).
-    await eventually(async () => expect(await savedRegistrations()).toEqual(['team-labels']), 'the registration in registrations.json');
+    await eventually(
+      async () => expect(await savedRegistrations()).toEqual(['team-labels']),
+      'the registration in registrations.json',
+    );
   });
 
   it('keeps the lease renewed while the plugin runs', async () => {
@@ -103,32 +129,65 @@ describe('plugins registered through the gateway Registry', () => {
     await gateway.waitForLog((l) => l.msg === 'registration renewed' && l['plugin'] === 'team-labels');
     await new Promise((r) => setTimeout(r, 6000));
     expect((await onEveryWorker(() => validate(unlabelled())))?.status?.message).toBe(NO_TEAM);
-    expect(gateway.logs.some((l) => l.msg === 'plugin lease expired; its failurePolicy Fail hooks now fail closed until it registers again or is deregistered on purpose, its Ignore hooks are removed')).toBe(false);
+    expect(
+      gateway.logs.some(
+        (l) =>
+          l.msg ===
+          'plugin lease expired; its failurePolicy Fail hooks now fail closed until it registers again or is deregistered on purpose, its Ignore hooks are removed',
+      ),
+    ).toBe(false);
   });
 
   it('refuses a second plugin that takes a registered webhook name, and says so', async () => {
     const intruderSocket = join(dir, 'intruder.sock');
-    const intruder = await startPlugin('registering-plugin.ts', [`unix://${intruderSocket}`, gateway.registrySocket, '--name', 'intruder']);
+    const intruder = await startPlugin('registering-plugin.ts', [
+      `unix://${intruderSocket}`,
+      gateway.registrySocket,
+      '--name',
+      'intruder',
+    ]);
     started.push(intruder);
-    const state = JSON.parse((await intruder.waitForOutput(/registration (.+)/))[1]!) as { registered: boolean; lastError: string };
+    const state = JSON.parse((await intruder.waitForOutput(/registration (.+)/))[1]!) as {
+      registered: boolean;
+      lastError: string;
+    };
     expect(state.registered).toBe(false);
     expect(state.lastError).toMatch(/^ALREADY_EXISTS: /);
-    expect(state.lastError).toContain(`webhook "${HOOK}" of ValidatingWebhookConfiguration "intruder-validating" in the registration of plugin "intruder"`);
+    expect(state.lastError).toContain(
+      `webhook "${HOOK}" of ValidatingWebhookConfiguration "intruder-validating" in the registration of plugin "intruder"`,
+    );
     expect(state.lastError).toContain('in the registration of plugin "team-labels"');
     const refused = await gateway.waitForLog((l) => l.msg === 'registration refused' && l['plugin'] === 'intruder');
     expect(refused).toMatchObject({ level: 'warn', refusal: 'conflict' });
-    expect(await metric('hookgate_registry_refusals_total', { operation: 'register', reason: 'conflict' })).toBeGreaterThanOrEqual(1);
+    expect(
+      await metric('hookgate_registry_refusals_total', { operation: 'register', reason: 'conflict' }),
+    ).toBeGreaterThanOrEqual(1);
     await intruder.stop();
     // The first registration is untouched.
     expect((await validate(unlabelled()))?.status?.message).toBe(NO_TEAM);
   });
 
   it('refuses a configuration reload whose static hooks take a registered name, keeping the last good one', async () => {
-    const clashing = gatewayConfigYaml([webhookConfiguration('validating', 'static-policy', [{ name: HOOK, clientConfig: { url: 'http://127.0.0.1:9/validate' } }])], { workers: 2 });
+    const clashing = gatewayConfigYaml(
+      [
+        webhookConfiguration('validating', 'static-policy', [
+          { name: HOOK, clientConfig: { url: 'http://127.0.0.1:9/validate' } },
+        ]),
+      ],
+      { workers: 2 },
+    );
     await rewriteConfig(gateway, clashing);
     gateway.signal('SIGHUP');
-    await gateway.waitForLog((l) => l.msg === 'configuration reload refused: still serving the last good configuration');
-    const conflict = gateway.logs.find((l) => l.level === 'error' && String(l.msg).includes(`webhook "${HOOK}" of ValidatingWebhookConfiguration "team-labels-validating" in the registration of plugin "team-labels"`));
+    await gateway.waitForLog(
+      (l) => l.msg === 'configuration reload refused: still serving the last good configuration',
+    );
+    const conflict = gateway.logs.find(
+      (l) =>
+        l.level === 'error' &&
+        String(l.msg).includes(
+          `webhook "${HOOK}" of ValidatingWebhookConfiguration "team-labels-validating" in the registration of plugin "team-labels"`,
+        ),
+    );
     expect(conflict?.msg).toContain('the static configuration');
     expect(await metric('hookgate_config_last_reload_successful', {})).toBe(0);
     expect((await onEveryWorker(() => validate(unlabelled())))?.status?.message).toBe(NO_TEAM);
@@ -137,13 +196,20 @@ describe('plugins registered through the gateway Registry', () => {
 
   it('merges a reloaded static configuration with the registered hooks', async () => {
     const withStatic = gatewayConfigYaml(
-      [webhookConfiguration('validating', 'static-policy', [{ name: 'static.example.com', clientConfig: { url: 'http://127.0.0.1:9/validate' }, failurePolicy: 'Ignore' }])],
+      [
+        webhookConfiguration('validating', 'static-policy', [
+          { name: 'static.example.com', clientConfig: { url: 'http://127.0.0.1:9/validate' }, failurePolicy: 'Ignore' },
+        ]),
+      ],
       { workers: 2 },
     );
     await reloadConfig(gateway, withStatic);
     const both = await onEveryWorker(() => validate(labelled()));
     // The registered hook allows; the static one (nothing listens there) fails open under Ignore.
-    expect(both).toMatchObject({ allowed: true, auditAnnotations: { 'failed-open.validating_round_0_index_0': 'static.example.com' } });
+    expect(both).toMatchObject({
+      allowed: true,
+      auditAnnotations: { 'failed-open.validating_round_0_index_0': 'static.example.com' },
+    });
     expect((await validate(unlabelled()))?.status?.message).toBe(NO_TEAM);
     await reloadConfig(gateway, CONFIG);
     expect(await onEveryWorker(() => validate(labelled()))).toEqual({ uid: expect.any(String), allowed: true });
@@ -154,13 +220,22 @@ describe('plugins registered through the gateway Registry', () => {
     await plugin!.exited;
     const down = await validate(unlabelled());
     expect(down?.allowed).toBe(false);
-    expect(down?.status?.message).toMatch(new RegExp(`failed calling webhook "${HOOK}": failed to call webhook: Post "plugin://team-labels/${HOOK}\\?timeout=\\d+s"`));
+    expect(down?.status?.message).toMatch(
+      new RegExp(
+        `failed calling webhook "${HOOK}": failed to call webhook: Post "plugin://team-labels/${HOOK}\\?timeout=\\d+s"`,
+      ),
+    );
     // Even a pod the plugin would allow: nobody is there to say so.
     expect((await validate(labelled()))?.allowed).toBe(false);
   });
 
   it('after the lease runs out, fails it closed with the lease message; the Ignore hook is dropped', async () => {
-    await gateway.waitForLog((l) => l.msg === 'plugin lease expired; its failurePolicy Fail hooks now fail closed until it registers again or is deregistered on purpose, its Ignore hooks are removed', 20_000);
+    await gateway.waitForLog(
+      (l) =>
+        l.msg ===
+        'plugin lease expired; its failurePolicy Fail hooks now fail closed until it registers again or is deregistered on purpose, its Ignore hooks are removed',
+      20_000,
+    );
     const expired = await eventually(
       () =>
         onEveryWorker(async () => {
@@ -192,7 +267,9 @@ describe('plugins registered through the gateway Registry', () => {
       'the restarted plugin to answer on every worker',
     );
     expect((await validate(unlabelled()))?.status?.message).toBe(NO_TEAM);
-    expect(decodePatch((await mutate(labelled()))?.patch)).toEqual([{ op: 'add', path: '/metadata/labels/registered-by', value: 'team-labels' }]);
+    expect(decodePatch((await mutate(labelled()))?.patch)).toEqual([
+      { op: 'add', path: '/metadata/labels/registered-by', value: 'team-labels' },
+    ]);
     expect(await metric('hookgate_registry_registrations', { lease: 'active' })).toBe(1);
   });
 
@@ -227,7 +304,9 @@ describe('plugins registered through the gateway Registry', () => {
     const registry = newRegistryClient(`unix://${gateway.registrySocket}`, grpc.credentials.createInsecure());
     try {
       const removed = await new Promise<string[]>((resolve, reject) =>
-        registry.Deregister({ plugin: 'team-labels' }, { deadline: Date.now() + 5000 }, (error, reply) => (error ? reject(error) : resolve(reply!.hooks))),
+        registry.Deregister({ plugin: 'team-labels' }, { deadline: Date.now() + 5000 }, (error, reply) =>
+          error ? reject(error) : resolve(reply!.hooks),
+        ),
       );
       expect(removed).toEqual(['team-labels-mutating/owner.registered.test', `team-labels-validating/${HOOK}`]);
     } finally {
@@ -240,7 +319,10 @@ describe('plugins registered through the gateway Registry', () => {
         }),
       'the hooks to be gone on every worker',
     );
-    await eventually(async () => expect(await savedRegistrations()).toEqual([]), 'the deregistration in registrations.json');
+    await eventually(
+      async () => expect(await savedRegistrations()).toEqual([]),
+      'the deregistration in registrations.json',
+    );
     expect(await metric('hookgate_registry_registrations', { lease: 'active' })).toBe(0);
   });
 
@@ -255,7 +337,9 @@ describe('plugins registered through the gateway Registry', () => {
     );
     await plugin.stop();
     expect(await plugin.exited).toBe(0);
-    await gateway.waitForLog((l) => l.msg === 'plugin deregistered; its hooks are removed' && l['plugin'] === 'team-labels');
+    await gateway.waitForLog(
+      (l) => l.msg === 'plugin deregistered; its hooks are removed' && l['plugin'] === 'team-labels',
+    );
     await eventually(
       () =>
         onEveryWorker(async () => {
@@ -266,7 +350,9 @@ describe('plugins registered through the gateway Registry', () => {
   });
 
   it('kept serving throughout: no worker crashed', () => {
-    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual([]);
+    expect(gateway.logs.filter((l) => l.msg === 'gateway worker exited unexpectedly; starting a replacement')).toEqual(
+      [],
+    );
     expect(gateway.logs.filter((l) => String(l.msg).startsWith('a worker could not apply'))).toEqual([]);
   });
 });

@@ -6,7 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { appliedGeneration, reloadConfig, rewriteConfig, startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import {
+  appliedGeneration,
+  reloadConfig,
+  rewriteConfig,
+  startGateway,
+  type GatewayProcess,
+} from '../src/gateway-process.js';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { podCreateReview } from '../src/pod-review.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
@@ -16,7 +22,18 @@ describe('configuration reload', () => {
   let gateway: GatewayProcess;
   let client: AdmissionClient;
   const withHook = (behaviour: string, extra: Record<string, unknown> = {}) =>
-    gatewayConfigYaml([webhookConfiguration('validating', 'policy', [{ name: `${behaviour.toLowerCase()}.example.com`, clientConfig: { url: `${webhook.origin}/${behaviour}` }, ...extra }])], { workers: 2 });
+    gatewayConfigYaml(
+      [
+        webhookConfiguration('validating', 'policy', [
+          {
+            name: `${behaviour.toLowerCase()}.example.com`,
+            clientConfig: { url: `${webhook.origin}/${behaviour}` },
+            ...extra,
+          },
+        ]),
+      ],
+      { workers: 2 },
+    );
   const decide = async () => (await client.post('/validate', podCreateReview(), { timeout: '10s' })).review.response;
 
   beforeAll(async () => {
@@ -45,10 +62,16 @@ describe('configuration reload', () => {
     const broken = withHook('disallowReason', { timeoutSeconds: 99, failurePolicy: 'Sometimes' });
     await rewriteConfig(gateway, broken);
     gateway.signal('SIGHUP');
-    const refused = await gateway.waitForLog((l) => l.msg === 'configuration reload refused: still serving the last good configuration');
+    const refused = await gateway.waitForLog(
+      (l) => l.msg === 'configuration reload refused: still serving the last good configuration',
+    );
     expect(refused).toMatchObject({ level: 'error', generation: before });
-    const problems = gateway.logs.filter((l) => l.level === 'error' && typeof l['field'] === 'string' && String(l['file']).endsWith('hookgate.yaml'));
-    expect(problems.map((l) => l['field'])).toEqual(expect.arrayContaining(['webhooks[0].timeoutSeconds', 'webhooks[0].failurePolicy']));
+    const problems = gateway.logs.filter(
+      (l) => l.level === 'error' && typeof l['field'] === 'string' && String(l['file']).endsWith('hookgate.yaml'),
+    );
+    expect(problems.map((l) => l['field'])).toEqual(
+      expect.arrayContaining(['webhooks[0].timeoutSeconds', 'webhooks[0].failurePolicy']),
+    );
     expect((await decide())?.allowed).toBe(true);
     const text = await fetchMetrics(gateway.metricsUrl);
     expect(sampleValue(text, 'hookgate_config_last_reload_successful')).toBe(0);
@@ -58,7 +81,9 @@ describe('configuration reload', () => {
 
   it('recovers on the next valid configuration (SIGHUP)', async () => {
     const generation = await reloadConfig(gateway, withHook('disallow'));
-    expect((await decide())?.status?.message).toBe('admission webhook "disallow.example.com" denied the request without explanation');
+    expect((await decide())?.status?.message).toBe(
+      'admission webhook "disallow.example.com" denied the request without explanation',
+    );
     const text = await fetchMetrics(gateway.metricsUrl);
     expect(sampleValue(text, 'hookgate_config_last_reload_successful')).toBe(1);
     expect(sampleValue(text, 'hookgate_config_generation')).toBe(generation);

@@ -31,7 +31,13 @@ import { startWebhookServer, type TestWebhookServer } from '../src/webhook-serve
 const reachable = (c: ChainCase) => c.webhooks.every((w) => w.target !== 'service');
 
 const VALIDATING = [...NON_MUTATING_CASES, ...HOOKGATE_COMMON_CASES, ...HOOKGATE_VALIDATING_CASES].filter(reachable);
-const MUTATING = [...convertToMutatingCases(NON_MUTATING_CASES), ...MUTATING_CASES, ...REINVOCATION_CASES, ...HOOKGATE_COMMON_CASES, ...HOOKGATE_MUTATING_CASES].filter(reachable);
+const MUTATING = [
+  ...convertToMutatingCases(NON_MUTATING_CASES),
+  ...MUTATING_CASES,
+  ...REINVOCATION_CASES,
+  ...HOOKGATE_COMMON_CASES,
+  ...HOOKGATE_MUTATING_CASES,
+].filter(reachable);
 
 /**
  * Patch annotations may carry Secret data: the gateway forwards them only with
@@ -47,7 +53,11 @@ describe('shared case tables over https through the gateway and the bridge', () 
   const namespaces = Object.entries(DEFAULT_TEST_NAMESPACES).map(([name, labels]) => ({ name, labels: { ...labels } }));
 
   const configFor = (phase: 'mutating' | 'validating', c: ChainCase, forwardPatches: boolean) => {
-    const configuration = buildTestConfiguration(phase, c.webhooks, { apiVersion: c.configApiVersion ?? 'v1', baseUrl: webhook.origin, defaultTarget: 'url' });
+    const configuration = buildTestConfiguration(phase, c.webhooks, {
+      apiVersion: c.configApiVersion ?? 'v1',
+      baseUrl: webhook.origin,
+      defaultTarget: 'url',
+    });
     const withCa: WebhookConfiguration = {
       ...configuration,
       webhooks: (configuration.webhooks ?? []).map((w) => ({ ...w, clientConfig: { ...w.clientConfig, caBundle } })),
@@ -75,14 +85,20 @@ describe('shared case tables over https through the gateway and the bridge', () 
     await reloadConfig(gateway, configFor(phase, c, forwardPatches));
     webhook.reset();
     const request = buildTestRequest(c.request);
-    const { status, review } = await client.post(phase === 'mutating' ? '/mutate' : '/validate', wrapReview(request), { timeout: c.timeout ?? '10s' });
+    const { status, review } = await client.post(phase === 'mutating' ? '/mutate' : '/validate', wrapReview(request), {
+      timeout: c.timeout ?? '10s',
+    });
     expect(status).toBe(200);
     const response = review.response!;
     expect(response.uid).toBe(request.uid);
     const annotations: Record<string, string> = {};
-    for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) annotations[decodeApiserverAnnotationKey(key) ?? key] = value;
+    for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
+      annotations[decodeApiserverAnnotationKey(key) ?? key] = value;
     const expected = { ...c.expect };
-    if (expected.annotations && !forwardPatches) expected.annotations = Object.fromEntries(Object.entries(expected.annotations).filter(([k]) => !k.startsWith(PATCH_ANNOTATION)));
+    if (expected.annotations && !forwardPatches)
+      expected.annotations = Object.fromEntries(
+        Object.entries(expected.annotations).filter(([k]) => !k.startsWith(PATCH_ANNOTATION)),
+      );
     if (!forwardPatches) expect(Object.keys(annotations).filter((k) => k.startsWith(PATCH_ANNOTATION))).toEqual([]);
     const patch = decodePatch(response.patch) as Parameters<typeof applyOutcomePatch>[1];
     const problems = checkExpectation(expected, {
@@ -97,5 +113,8 @@ describe('shared case tables over https through the gateway and the bridge', () 
   };
 
   it.each(VALIDATING.map((c) => [c.name, c] as const))('validating: %s', (_name, c) => run('validating', c));
-  it.each(MUTATING.map((c, i) => [c.name, i % 2 === 0, c] as const))('mutating: %s (patch annotations forwarded: %s)', (_name, forwardPatches, c) => run('mutating', c, forwardPatches));
+  it.each(MUTATING.map((c, i) => [c.name, i % 2 === 0, c] as const))(
+    'mutating: %s (patch annotations forwarded: %s)',
+    (_name, forwardPatches, c) => run('mutating', c, forwardPatches),
+  );
 });

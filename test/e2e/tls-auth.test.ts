@@ -34,7 +34,9 @@ describe('self-managed TLS with client-certificate and bearer-token authenticati
     strangerClient = await (await createTestCa('stranger-ca')).issue({ commonName: 'stranger', client: true });
     gateway = await startGateway({
       insecureHttp: false,
-      config: gatewayConfigYaml([], { extra: { admission: { tls: { clientCAFile: 'client-ca.pem' }, bearerTokenFile: 'token' } } }),
+      config: gatewayConfigYaml([], {
+        extra: { admission: { tls: { clientCAFile: 'client-ca.pem' }, bearerTokenFile: 'token' } },
+      }),
       files: { 'client-ca.pem': clientCa.certPem, token: `${TOKEN}\n` },
     });
     gatewayCa = await readGatewayCa(gateway);
@@ -46,29 +48,62 @@ describe('self-managed TLS with client-certificate and bearer-token authenticati
 
   it('serves https with a certificate for 127.0.0.1 signed by the managed CA', async () => {
     expect(gateway.admissionUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const { status } = await clientWith({ ca: gatewayCa }).post('/validate', podCreateReview(), { headers: { authorization: `Bearer ${TOKEN}` } });
+    const { status } = await clientWith({ ca: gatewayCa }).post('/validate', podCreateReview(), {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(status).toBe(200);
   });
 
   it('is refused by a client that does not trust the managed CA', async () => {
-    await expect(clientWith({}).post('/validate', podCreateReview())).rejects.toThrow(/self[- ]signed|unable to verify|certificate/i);
+    await expect(clientWith({}).post('/validate', podCreateReview())).rejects.toThrow(
+      /self[- ]signed|unable to verify|certificate/i,
+    );
   });
 
-  const cases: { name: string; options: () => ConstructorParameters<typeof AdmissionClient>[1]; headers: Record<string, string>; status: number }[] = [
+  const cases: {
+    name: string;
+    options: () => ConstructorParameters<typeof AdmissionClient>[1];
+    headers: Record<string, string>;
+    status: number;
+  }[] = [
     { name: 'nothing presented', options: () => ({ ca: gatewayCa }), headers: {}, status: 401 },
-    { name: 'a wrong bearer token', options: () => ({ ca: gatewayCa }), headers: { authorization: 'Bearer not-the-token' }, status: 401 },
-    { name: 'the bearer token', options: () => ({ ca: gatewayCa }), headers: { authorization: `Bearer ${TOKEN}` }, status: 200 },
-    { name: 'a client certificate from the client CA', options: () => ({ ca: gatewayCa, clientCert: goodClient }), headers: {}, status: 200 },
-    { name: 'a client certificate from another CA', options: () => ({ ca: gatewayCa, clientCert: strangerClient }), headers: {}, status: 401 },
+    {
+      name: 'a wrong bearer token',
+      options: () => ({ ca: gatewayCa }),
+      headers: { authorization: 'Bearer not-the-token' },
+      status: 401,
+    },
+    {
+      name: 'the bearer token',
+      options: () => ({ ca: gatewayCa }),
+      headers: { authorization: `Bearer ${TOKEN}` },
+      status: 200,
+    },
+    {
+      name: 'a client certificate from the client CA',
+      options: () => ({ ca: gatewayCa, clientCert: goodClient }),
+      headers: {},
+      status: 200,
+    },
+    {
+      name: 'a client certificate from another CA',
+      options: () => ({ ca: gatewayCa, clientCert: strangerClient }),
+      headers: {},
+      status: 401,
+    },
   ];
   it.each(cases)('answers $status to $name', async ({ options, headers, status }) => {
     const answer = await clientWith(options()).post('/validate', podCreateReview(), { headers });
     expect(answer.status).toBe(status);
-    if (status === 401) expect(JSON.parse(answer.text).message).toBe('authentication required: present a client certificate or a bearer token');
+    if (status === 401)
+      expect(JSON.parse(answer.text).message).toBe(
+        'authentication required: present a client certificate or a bearer token',
+      );
   });
 
   it('logs refused requests without the token', async () => {
-    const refused = () => gateway.logs.filter((l) => String(l.msg).startsWith('unauthenticated admission request refused'));
+    const refused = () =>
+      gateway.logs.filter((l) => String(l.msg).startsWith('unauthenticated admission request refused'));
     // Log lines reach us through the process's stdout, after the answers.
     for (let i = 0; i < 100 && refused().length < 3; i += 1) await new Promise((r) => setTimeout(r, 50));
     expect(refused().length).toBeGreaterThanOrEqual(3);
@@ -107,7 +142,10 @@ describe('operator-provided certificate', () => {
     const first = await servedSerial(port);
     const renewed = await ca.issue({ commonName: 'hookgate', dns: ['localhost'], ips: ['127.0.0.1'] });
     // Key first, then certificate, each replaced atomically, as cert-manager style tools do.
-    for (const [name, content] of [['tls.key', renewed.keyPem], ['tls.crt', renewed.certPem]] as const) {
+    for (const [name, content] of [
+      ['tls.key', renewed.keyPem],
+      ['tls.crt', renewed.certPem],
+    ] as const) {
       await writeFile(join(gateway.configDir, `${name}.tmp`), content);
       await rename(join(gateway.configDir, `${name}.tmp`), join(gateway.configDir, name));
     }

@@ -26,7 +26,8 @@ const START_REGISTERED = 'node --import tsx src/main-registered.ts';
 const REVIEW = 'npx hookgate review --config hookgate review.json';
 const MKDIR = 'mkdir -p apps/plugins/hello && cd apps/plugins/hello && mkdir src hookgate self-registration';
 const NOT_RUN = new Set([MKDIR, 'npm start', SERVE_STATIC, SERVE_REGISTRY, START_REGISTERED]);
-const CALL_FAILED = 'Internal error occurred: failed calling webhook "require-team.hello.example.com": failed to call webhook: ';
+const CALL_FAILED =
+  'Internal error occurred: failed calling webhook "require-team.hello.example.com": failed to call webhook: ';
 
 // ---- the doc, parsed -------------------------------------------------------------------------
 
@@ -74,7 +75,8 @@ function examplesOf(sections: readonly Section[]): Example[] {
 
 function section(sections: readonly Section[], words: string): string {
   const found = sections.find((s) => s.title.includes(words));
-  if (found === undefined) throw new Error(`docs/write-a-plugin.md has no section "${words}" (the test runs its commands by section)`);
+  if (found === undefined)
+    throw new Error(`docs/write-a-plugin.md has no section "${words}" (the test runs its commands by section)`);
   return found.title;
 }
 
@@ -90,7 +92,11 @@ async function exampleFiles(dir: string): Promise<string[]> {
 
 /** The environment of this vitest run, minus what would make a nested vitest think it is a worker, without colours. */
 const CHILD_ENV = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'FORCE_COLOR')),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'FORCE_COLOR',
+    ),
+  ),
   NO_COLOR: '1',
 };
 
@@ -103,7 +109,11 @@ interface Started {
 }
 
 function start(args: readonly string[], env: Record<string, string> = {}): Started {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: EXAMPLE, env: { ...CHILD_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: EXAMPLE,
+    env: { ...CHILD_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: Record<string, unknown>[] = [];
   let output = '';
   const listeners = new Set<() => void>();
@@ -121,7 +131,9 @@ function start(args: readonly string[], env: Record<string, string> = {}): Start
       for (const listener of listeners) listener();
     });
   }
-  const exited = new Promise<number | null>((done) => child.once('exit', (code, signal) => done(code ?? (signal ? 128 : null))));
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code, signal) => done(code ?? (signal ? 128 : null))),
+  );
   const running = () => child.exitCode === null && child.signalCode === null;
   return {
     pid: child.pid!,
@@ -134,7 +146,10 @@ function start(args: readonly string[], env: Record<string, string> = {}): Start
           return line !== undefined || !running();
         };
         if (check()) return;
-        const timer = setTimeout(() => fail(new Error(`${args.join(' ')} did not log ${what} within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => fail(new Error(`${args.join(' ')} did not log ${what} within ${START_TIMEOUT_MS} ms:\n${output}`)),
+          START_TIMEOUT_MS,
+        );
         const listener = (): void => {
           if (!check()) return;
           clearTimeout(timer);
@@ -157,7 +172,19 @@ function start(args: readonly string[], env: Record<string, string> = {}): Start
 
 /** `hookgate serve` as the doc starts it, plus free ports and a temp state dir. */
 async function startGateway(configDir: string, stateDir: string): Promise<{ gateway: Started; url: string }> {
-  const gateway = start([CLI_BIN, 'serve', '--config', configDir, '--insecure-http', '--port', '0', '--metrics-port', '0', '--state-dir', stateDir]);
+  const gateway = start([
+    CLI_BIN,
+    'serve',
+    '--config',
+    configDir,
+    '--insecure-http',
+    '--port',
+    '0',
+    '--metrics-port',
+    '0',
+    '--state-dir',
+    stateDir,
+  ]);
   const serving = await gateway.waitForLog('"hookgate serving"', (l) => l['msg'] === 'hookgate serving');
   return { gateway, url: String(serving['admissionUrl']) };
 }
@@ -180,7 +207,11 @@ function sh(command: string, cwd = EXAMPLE): Promise<Ran> {
 async function expectShownOutput(example: Example, url?: string): Promise<void> {
   const command = url === undefined ? example.command : example.command.replaceAll(DOC_GATEWAY, url);
   const ran = await sh(command);
-  expect({ command: example.command, code: ran.code, stdout: ran.stdout.trim() }, ran.stderr).toEqual({ command: example.command, code: 0, stdout: example.output.trim() });
+  expect({ command: example.command, code: ran.code, stdout: ran.stdout.trim() }, ran.stderr).toEqual({
+    command: example.command,
+    code: 0,
+    stdout: example.output.trim(),
+  });
 }
 
 // ---- the tests -------------------------------------------------------------------------------
@@ -211,9 +242,16 @@ describe('docs/write-a-plugin.md', () => {
   };
 
   it('shows every file of docs/examples/hello-plugin, exactly as it is', async () => {
-    const shown = new Map(sections.flatMap((s) => s.blocks.filter((b) => b.file !== undefined).map((b) => [b.file!, `${b.body}\n`] as const)));
+    const shown = new Map(
+      sections.flatMap((s) =>
+        s.blocks.filter((b) => b.file !== undefined).map((b) => [b.file!, `${b.body}\n`] as const),
+      ),
+    );
     expect([...shown.keys()].sort()).toEqual(await exampleFiles(EXAMPLE));
-    for (const [file, body] of shown) expect(body, `docs/write-a-plugin.md shows ${file} differently from docs/examples/hello-plugin/${file}`).toBe(await readFile(join(EXAMPLE, file), 'utf8'));
+    for (const [file, body] of shown)
+      expect(body, `docs/write-a-plugin.md shows ${file} differently from docs/examples/hello-plugin/${file}`).toBe(
+        await readFile(join(EXAMPLE, file), 'utf8'),
+      );
   });
 
   it('runs only commands this test runs or starts', () => {
@@ -252,11 +290,15 @@ describe('docs/write-a-plugin.md', () => {
     beforeAll(async () => {
       const dir = await mkdtemp(join(tmpdir(), 'hookgate-doc-'));
       cleanups.push(() => rm(dir, { recursive: true, force: true }));
-      const script = (JSON.parse(await readFile(join(EXAMPLE, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+      const script = (
+        JSON.parse(await readFile(join(EXAMPLE, 'package.json'), 'utf8')) as { scripts: { start: string } }
+      ).scripts.start;
       expect(script).toBe('node --import tsx src/main.ts');
       plugin = start(script.split(' ').slice(1), { LISTEN: '127.0.0.1:0' });
       cleanups.push(() => plugin.stop());
-      const target = String((await plugin.waitForLog('"plugin serving"', (l) => l['msg'] === 'plugin serving'))['target']);
+      const target = String(
+        (await plugin.waitForLog('"plugin serving"', (l) => l['msg'] === 'plugin serving'))['target'],
+      );
 
       // The doc's hookgate/ with the plugin's real port.
       configDir = join(dir, 'hookgate');
@@ -294,7 +336,9 @@ describe('docs/write-a-plugin.md', () => {
         await expectShownOutput(example, url);
         verified.add(example);
       }
-      const answer = await sh(`curl -s -H 'Content-Type: application/json' --data @review.json '${url}/validate?timeout=10s' | jq -r .response.status.message`);
+      const answer = await sh(
+        `curl -s -H 'Content-Type: application/json' --data @review.json '${url}/validate?timeout=10s' | jq -r .response.status.message`,
+      );
       expect(answer.stdout).toContain(CALL_FAILED);
       expect((await readFile(DOC, 'utf8')).replace(/\s+/g, ' ')).toContain(`(\`${CALL_FAILED}…\``);
     });
@@ -304,18 +348,27 @@ describe('docs/write-a-plugin.md', () => {
     it('registers with the gateway and answers as the doc shows', async () => {
       const [docRegistry, stateDir] = await Promise.all([
         readFile(join(EXAMPLE, 'src/main-registered.ts'), 'utf8').then((ts) => /'unix:([^']+)'/.exec(ts)?.[1]),
-        readFile(join(EXAMPLE, 'self-registration/gateway.yaml'), 'utf8').then((y) => (parseYaml(y) as { stateDir: string }).stateDir),
+        readFile(join(EXAMPLE, 'self-registration/gateway.yaml'), 'utf8').then(
+          (y) => (parseYaml(y) as { stateDir: string }).stateDir,
+        ),
       ]);
       // The plugin's default registry address is where that gateway configuration puts the socket.
-      expect(docRegistry && resolve(EXAMPLE, docRegistry)).toBe(resolve(EXAMPLE, 'self-registration', stateDir, 'registry.sock'));
+      expect(docRegistry && resolve(EXAMPLE, docRegistry)).toBe(
+        resolve(EXAMPLE, 'self-registration', stateDir, 'registry.sock'),
+      );
 
       const dir = await mkdtemp(join(tmpdir(), 'hookgate-doc-registry-'));
       cleanups.push(() => rm(dir, { recursive: true, force: true }));
       const { gateway, url } = await startGateway(join(EXAMPLE, 'self-registration'), dir);
       cleanups.push(() => gateway.stop());
-      const plugin = start(START_REGISTERED.split(' ').slice(1), { HOOKGATE_REGISTRY: `unix://${join(dir, 'registry.sock')}` });
+      const plugin = start(START_REGISTERED.split(' ').slice(1), {
+        HOOKGATE_REGISTRY: `unix://${join(dir, 'registry.sock')}`,
+      });
       cleanups.push(() => plugin.stop());
-      await gateway.waitForLog('"plugin registered"', (l) => l['msg'] === 'plugin registered' && l['plugin'] === 'hello');
+      await gateway.waitForLog(
+        '"plugin registered"',
+        (l) => l['msg'] === 'plugin registered' && l['plugin'] === 'hello',
+      );
       await plugin.waitForLog('"registered with the gateway"', (l) => l['msg'] === 'registered with the gateway');
 
       const shown = inSection('Self-registration');

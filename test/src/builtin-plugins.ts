@@ -11,11 +11,20 @@ import { REPO_ROOT } from './gateway-process.js';
 export const BUILTIN_PLUGINS = ['pod-defaults', 'required-labels', 'immutable-fields', 'ledger'] as const;
 export type BuiltinPlugin = (typeof BUILTIN_PLUGINS)[number];
 
-export const pluginFile = (plugin: BuiltinPlugin, file: string): string => join(REPO_ROOT, 'apps/plugins', plugin, file);
+export const pluginFile = (plugin: BuiltinPlugin, file: string): string =>
+  join(REPO_ROOT, 'apps/plugins', plugin, file);
 
 /** GatewayConfiguration + every plugin's webhooks.yaml, as one multi-document YAML file. */
-export async function builtinGatewayConfig(targets: Readonly<Record<BuiltinPlugin, string>>, options: Omit<GatewayConfigOptions, 'plugins'> = {}): Promise<string> {
-  const gateway = gatewayConfigYaml([], { ...options, plugins: BUILTIN_PLUGINS.map((name) => ({ name, target: targets[name] })) });
-  const webhooks = await Promise.all(BUILTIN_PLUGINS.map((name) => readFile(pluginFile(name, 'webhooks.yaml'), 'utf8')));
+export async function builtinGatewayConfig(
+  targets: Readonly<Record<BuiltinPlugin, string>>,
+  options: Omit<GatewayConfigOptions, 'plugins'> = {},
+): Promise<string> {
+  const gateway = gatewayConfigYaml([], {
+    ...options,
+    plugins: BUILTIN_PLUGINS.map((name) => ({ name, target: targets[name] })),
+  });
+  const webhooks = await Promise.all(
+    BUILTIN_PLUGINS.map((name) => readFile(pluginFile(name, 'webhooks.yaml'), 'utf8')),
+  );
   return [gateway, ...webhooks].join('\n---\n');
 }

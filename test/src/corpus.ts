@@ -6,17 +6,26 @@ import { REPO_ROOT } from './gateway-process.js';
 export interface CorpusReview {
   apiVersion: string;
   kind: 'AdmissionReview';
-  request: Record<string, unknown> & { uid: string; namespace?: string; object?: Record<string, unknown> & { metadata?: Record<string, unknown> } };
+  request: Record<string, unknown> & {
+    uid: string;
+    namespace?: string;
+    object?: Record<string, unknown> & { metadata?: Record<string, unknown> };
+  };
 }
 
 /** `name`: a file of test/fixtures/corpus/admission-reviews, without `.json`. */
 export function corpusReview(name: string): CorpusReview {
-  return JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/corpus/admission-reviews', `${name}.json`), 'utf8')) as CorpusReview;
+  return JSON.parse(
+    readFileSync(join(REPO_ROOT, 'test/fixtures/corpus/admission-reviews', `${name}.json`), 'utf8'),
+  ) as CorpusReview;
 }
 
 /** The same review, as if the object were created in `namespace`. */
 export function inNamespace(review: CorpusReview, namespace: string): CorpusReview {
   const request = review.request;
-  const object = request.object === undefined ? undefined : { ...request.object, metadata: { ...request.object.metadata, namespace } };
+  const object =
+    request.object === undefined
+      ? undefined
+      : { ...request.object, metadata: { ...request.object.metadata, namespace } };
   return { ...review, request: { ...request, namespace, ...(object === undefined ? {} : { object }) } };
 }

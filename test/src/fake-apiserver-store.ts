@@ -9,7 +9,13 @@ import { randomUUID } from 'node:crypto';
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; resourceVersion?: string; [key: string]: unknown };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    resourceVersion?: string;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 }
 
@@ -46,7 +52,8 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
 
 export const apiVersionOf = (r: ResourceInfo): string => (r.group === '' ? r.version : `${r.group}/${r.version}`);
 /** The qualified resource the apiserver names in NotFound messages: `namespaces`, `deployments.apps`. */
-export const qualifiedResource = (r: ResourceInfo): string => (r.group === '' ? r.resource : `${r.resource}.${r.group}`);
+export const qualifiedResource = (r: ResourceInfo): string =>
+  r.group === '' ? r.resource : `${r.resource}.${r.group}`;
 
 const keyOf = (r: ResourceInfo, namespace: string | undefined, name: string): string =>
   `${r.group}/${r.resource}/${r.namespaced ? (namespace ?? '') : ''}/${name}`;
@@ -94,13 +101,18 @@ export class ObjectStore {
       if (namespace !== undefined && object.metadata.namespace !== namespace) continue;
       out.push(structuredClone(object));
     }
-    return out.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+    return out.sort((a, b) =>
+      `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(
+        `${b.metadata.namespace ?? ''}/${b.metadata.name}`,
+      ),
+    );
   }
 
   create(input: KubeObject): KubeObject {
     const resource = this.resourceForKind(input.apiVersion ?? '', input.kind ?? '');
     const key = keyOf(resource, input.metadata.namespace, input.metadata.name);
-    if (this.#objects.has(key)) throw new Error(`fake apiserver: ${qualifiedResource(resource)} "${input.metadata.name}" already exists`);
+    if (this.#objects.has(key))
+      throw new Error(`fake apiserver: ${qualifiedResource(resource)} "${input.metadata.name}" already exists`);
     const object = structuredClone(input);
     object.metadata.uid ??= randomUUID();
     object.metadata.creationTimestamp ??= new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

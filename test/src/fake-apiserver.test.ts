@@ -12,7 +12,10 @@ afterEach(async () => {
 
 async function getJson(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(api.url + path, { headers });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { items?: { metadata: { name: string } }[] } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & { items?: { metadata: { name: string } }[] },
+  };
 }
 
 /** Opens a watch and collects `count` events (type + object name). */
@@ -30,9 +33,16 @@ async function watchEvents(path: string, count: number, whileOpen?: () => void) 
       buffer += Buffer.from(value).toString();
       let nl: number;
       while ((nl = buffer.indexOf('\n')) >= 0) {
-        const e = JSON.parse(buffer.slice(0, nl)) as { type: string; object: { metadata?: { name: string }; code?: number } };
+        const e = JSON.parse(buffer.slice(0, nl)) as {
+          type: string;
+          object: { metadata?: { name: string }; code?: number };
+        };
         buffer = buffer.slice(nl + 1);
-        events.push({ type: e.type, ...(e.object.metadata?.name ? { name: e.object.metadata.name } : {}), ...(e.object.code ? { code: e.object.code } : {}) });
+        events.push({
+          type: e.type,
+          ...(e.object.metadata?.name ? { name: e.object.metadata.name } : {}),
+          ...(e.object.code ? { code: e.object.code } : {}),
+        });
       }
     }
   } finally {
@@ -56,29 +66,68 @@ describe('FakeApiServer GET', () => {
 
   const notFound = [
     { name: 'missing namespace', path: '/api/v1/namespaces/nope', message: 'namespaces "nope" not found' },
-    { name: 'missing grouped object', path: '/apis/apps/v1/namespaces/a/deployments/web', message: 'deployments.apps "web" not found' },
-    { name: 'unknown resource', path: '/apis/example.com/v1/widgets', message: 'the server could not find the requested resource' },
-    { name: 'namespaced resource without namespace', path: '/api/v1/configmaps/x', message: 'the server could not find the requested resource' },
+    {
+      name: 'missing grouped object',
+      path: '/apis/apps/v1/namespaces/a/deployments/web',
+      message: 'deployments.apps "web" not found',
+    },
+    {
+      name: 'unknown resource',
+      path: '/apis/example.com/v1/widgets',
+      message: 'the server could not find the requested resource',
+    },
+    {
+      name: 'namespaced resource without namespace',
+      path: '/api/v1/configmaps/x',
+      message: 'the server could not find the requested resource',
+    },
   ];
   for (const c of notFound) {
     it(`answers 404 Status for ${c.name}`, async () => {
       const { status, body } = await getJson(c.path);
       expect(status).toBe(404);
-      expect(body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404, message: c.message });
+      expect(body).toMatchObject({
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'NotFound',
+        code: 404,
+        message: c.message,
+      });
     });
   }
 
   it('serves namespaced objects of any group, per namespace and across namespaces', async () => {
-    api.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'a' }, spec: { replicas: 1 } });
+    api.create({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'a' },
+      spec: { replicas: 1 },
+    });
     api.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: 'b' } });
     const one = await getJson('/apis/apps/v1/namespaces/a/deployments/web');
-    expect(one.body).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'a' }, spec: { replicas: 1 } });
-    expect((await getJson('/apis/apps/v1/namespaces/b/deployments')).body.items!.map((i) => i.metadata.name)).toEqual(['api']);
-    expect((await getJson('/apis/apps/v1/deployments')).body.items!.map((i) => i.metadata.name)).toEqual(['web', 'api']);
+    expect(one.body).toMatchObject({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'a' },
+      spec: { replicas: 1 },
+    });
+    expect((await getJson('/apis/apps/v1/namespaces/b/deployments')).body.items!.map((i) => i.metadata.name)).toEqual([
+      'api',
+    ]);
+    expect((await getJson('/apis/apps/v1/deployments')).body.items!.map((i) => i.metadata.name)).toEqual([
+      'web',
+      'api',
+    ]);
   });
 
   it('registers custom resources', async () => {
-    api.registerResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true });
+    api.registerResource({
+      group: 'example.com',
+      version: 'v1',
+      resource: 'widgets',
+      kind: 'Widget',
+      namespaced: true,
+    });
     api.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'a' } });
     expect((await getJson('/apis/example.com/v1/namespaces/a/widgets/w')).status).toBe(200);
   });
@@ -106,7 +155,11 @@ describe('FakeApiServer GET', () => {
     expect((await getJson('/api/v1/namespaces')).status).toBe(401);
     expect((await getJson('/api/v1/namespaces', { authorization: 'Bearer s3cret' })).status).toBe(200);
     const kubeconfig = JSON.parse(await readFile(await api.writeKubeconfig(), 'utf8')) as Record<string, unknown>;
-    expect(kubeconfig).toMatchObject({ 'current-context': 'fake', clusters: [{ cluster: { server: api.url } }], users: [{ user: { token: 's3cret' } }] });
+    expect(kubeconfig).toMatchObject({
+      'current-context': 'fake',
+      clusters: [{ cluster: { server: api.url } }],
+      users: [{ user: { token: 's3cret' } }],
+    });
   });
 
   it('fails injected requests the given number of times and logs every request', async () => {
@@ -151,7 +204,9 @@ describe('FakeApiServer watch', () => {
     const rv = api.store.resourceVersion;
     api.addNamespace('b');
     api.store.compact();
-    expect(await watchEvents(`/api/v1/namespaces?watch=true&resourceVersion=${rv}`, 1)).toEqual([{ type: 'ERROR', code: 410 }]);
+    expect(await watchEvents(`/api/v1/namespaces?watch=true&resourceVersion=${rv}`, 1)).toEqual([
+      { type: 'ERROR', code: 410 },
+    ]);
   });
 
   it('scopes namespaced watches to their namespace', async () => {

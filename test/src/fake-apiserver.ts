@@ -164,9 +164,11 @@ export class FakeApiServer {
     }
     const failure = this.#takeFailure(url.pathname, watch);
     if (failure !== undefined) return sendStatus(res, failure, 'InternalError', `injected failure ${failure}`);
-    if (req.method !== 'GET') return sendStatus(res, 405, 'MethodNotAllowed', `the fake apiserver serves GET only, not ${req.method}`);
+    if (req.method !== 'GET')
+      return sendStatus(res, 405, 'MethodNotAllowed', `the fake apiserver serves GET only, not ${req.method}`);
     const route = this.#route(url.pathname);
-    if (route === undefined) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (route === undefined)
+      return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     if (route.name !== undefined) return this.#get(res, { ...route, name: route.name });
     const selector = parseSelectors(query.labelSelector, query.fieldSelector);
     if (selector === undefined) return sendStatus(res, 400, 'BadRequest', 'unsupported labelSelector or fieldSelector');
@@ -186,14 +188,20 @@ export class FakeApiServer {
     const object = this.store.get(route.resource, route.name, route.namespace);
     if (object === undefined || (route.subresource !== undefined && route.subresource !== 'status')) {
       const what = qualifiedResource(route.resource);
-      return sendStatus(res, 404, 'NotFound', `${what} "${route.name}" not found`, { name: route.name, group: route.resource.group || undefined, kind: route.resource.resource });
+      return sendStatus(res, 404, 'NotFound', `${what} "${route.name}" not found`, {
+        name: route.name,
+        group: route.resource.group || undefined,
+        kind: route.resource.resource,
+      });
     }
     sendJson(res, 200, object);
   }
 
   #watch(res: ServerResponse, route: Route, selector: Selector, query: Record<string, string>): void {
     const inScope = (e: StoreEvent) =>
-      e.resource === route.resource && (route.namespace === undefined || e.object.metadata.namespace === route.namespace) && selector(e.object);
+      e.resource === route.resource &&
+      (route.namespace === undefined || e.object.metadata.namespace === route.namespace) &&
+      selector(e.object);
     res.writeHead(200, { 'content-type': 'application/json' });
     // Headers go out at once, as the real apiserver's do: clients wait for them before events.
     res.flushHeaders();
@@ -231,10 +239,12 @@ export class FakeApiServer {
     else if (parts[0] === 'apis') [group, version, rest] = [parts[1] ?? '', parts[2], parts.slice(3)];
     else return undefined;
     if (version === undefined || rest.length === 0) return undefined;
-    const find = (resource: string | undefined) => (resource === undefined ? undefined : this.store.findResource(group, version, resource));
+    const find = (resource: string | undefined) =>
+      resource === undefined ? undefined : this.store.findResource(group, version, resource);
     // /namespaces/<ns>/<resource>[/<name>[/<subresource>]] for namespaced resources
     const namespaced = rest[0] === 'namespaces' && rest.length >= 3 ? find(rest[2]) : undefined;
-    if (namespaced?.namespaced) return { resource: namespaced, namespace: rest[1], name: rest[3], subresource: rest[4] };
+    if (namespaced?.namespaced)
+      return { resource: namespaced, namespace: rest[1], name: rest[3], subresource: rest[4] };
     // /<resource>[/<name>[/<subresource>]]: cluster-scoped objects, or a list across namespaces
     const resource = find(rest[0]);
     if (resource === undefined || (resource.namespaced && rest.length > 1) || rest.length > 3) return undefined;
@@ -253,10 +263,25 @@ export class FakeApiServer {
 }
 
 function statusBody(code: number, reason: string, message: string, details?: Record<string, unknown>) {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  };
 }
 
-function sendStatus(res: ServerResponse, code: number, reason: string, message: string, details?: Record<string, unknown>): void {
+function sendStatus(
+  res: ServerResponse,
+  code: number,
+  reason: string,
+  message: string,
+  details?: Record<string, unknown>,
+): void {
   sendJson(res, code, statusBody(code, reason, message, details));
 }
 
@@ -276,7 +301,9 @@ function parseSelectors(labelSelector: string | undefined, fieldSelector: string
     if (set) {
       const [, key, op, values] = set as unknown as [string, string, string, string];
       const allowed = values.split(',').map((v) => v.trim());
-      tests.push((o) => (op === 'in') === (o.metadata.labels?.[key] !== undefined && allowed.includes(o.metadata.labels[key]!)));
+      tests.push(
+        (o) => (op === 'in') === (o.metadata.labels?.[key] !== undefined && allowed.includes(o.metadata.labels[key]!)),
+      );
     } else if (cmp) {
       const [, key, op, value] = cmp as unknown as [string, string, string, string];
       tests.push((o) => (o.metadata.labels?.[key] === value) === (op !== '!='));

@@ -8,7 +8,10 @@ export interface GatewayConfigOptions {
   readonly extra?: Record<string, unknown>;
 }
 
-export function gatewayConfigYaml(webhookConfigurations: readonly unknown[], options: GatewayConfigOptions = {}): string {
+export function gatewayConfigYaml(
+  webhookConfigurations: readonly unknown[],
+  options: GatewayConfigOptions = {},
+): string {
   const gateway = {
     apiVersion: 'hookgate.dev/v1alpha1',
     kind: 'GatewayConfiguration',

@@ -101,7 +101,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   });
   collectLines(child, 'stderr', (text) => stderr.push(text));
   // 'close', not 'exit': every line the process wrote has been read by then.
-  const exited = new Promise<number | null>((resolveExit) => child.once('close', (code, signal) => resolveExit(code ?? (signal ? 128 : null))));
+  const exited = new Promise<number | null>((resolveExit) =>
+    child.once('close', (code, signal) => resolveExit(code ?? (signal ? 128 : null))),
+  );
 
   const waitForLog = (predicate: (l: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> => {
     const seen = logs.find(predicate);
@@ -111,7 +113,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       waiters.add(waiter);
       const timer = setTimeout(() => {
         waiters.delete(waiter);
-        reject(new Error(`gateway log line not seen within ${timeoutMs} ms; stderr:\n${stderr.join('\n')}\nlast logs:\n${tail(logs)}`));
+        reject(
+          new Error(
+            `gateway log line not seen within ${timeoutMs} ms; stderr:\n${stderr.join('\n')}\nlast logs:\n${tail(logs)}`,
+          ),
+        );
       }, timeoutMs);
       const resolveOriginal = waiter.resolve;
       waiter.resolve = (l) => {
@@ -135,7 +141,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     serving = await Promise.race([
       waitForLog((l) => l.msg === 'hookgate serving', options.readyTimeoutMs ?? 30_000),
       exited.then((code) => {
-        throw new Error(`gateway exited with ${code} before serving; stderr:\n${stderr.join('\n')}\nlogs:\n${tail(logs)}`);
+        throw new Error(
+          `gateway exited with ${code} before serving; stderr:\n${stderr.join('\n')}\nlogs:\n${tail(logs)}`,
+        );
       }),
     ]);
   } catch (error) {
@@ -219,7 +227,8 @@ export async function rewriteConfig(gateway: GatewayProcess, config: string): Pr
 export function appliedGeneration(gateway: GatewayProcess): number {
   let generation = 1;
   for (const line of gateway.logs) {
-    if (line.msg === 'configuration applied by every worker' && typeof line['generation'] === 'number') generation = Math.max(generation, line['generation']);
+    if (line.msg === 'configuration applied by every worker' && typeof line['generation'] === 'number')
+      generation = Math.max(generation, line['generation']);
   }
   return generation;
 }
@@ -229,7 +238,12 @@ export async function reloadConfig(gateway: GatewayProcess, config: string): Pro
   const before = appliedGeneration(gateway);
   await rewriteConfig(gateway, config);
   gateway.signal('SIGHUP');
-  const line = await gateway.waitForLog((l) => l.msg === 'configuration applied by every worker' && typeof l['generation'] === 'number' && l['generation'] > before);
+  const line = await gateway.waitForLog(
+    (l) =>
+      l.msg === 'configuration applied by every worker' &&
+      typeof l['generation'] === 'number' &&
+      l['generation'] > before,
+  );
   return line['generation'] as number;
 }
 

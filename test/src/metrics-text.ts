@@ -5,7 +5,8 @@ export function sampleValue(text: string, name: string, labels: Record<string, s
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (.+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const found: Record<string, string> = {};
-    for (const pair of (match[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) found[pair[1]!] = pair[2]!;
+    for (const pair of (match[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      found[pair[1]!] = pair[2]!;
     if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[4]);
   }
   return undefined;

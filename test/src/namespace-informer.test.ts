@@ -10,7 +10,9 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function setup(options: { token?: string; failList?: boolean; namespaces?: Record<string, Record<string, string>> } = {}) {
+async function setup(
+  options: { token?: string; failList?: boolean; namespaces?: Record<string, Record<string, string>> } = {},
+) {
   const api = await FakeApiServer.start({ token: options.token });
   closers.push(() => api.close());
   for (const [name, labels] of Object.entries(options.namespaces ?? {})) api.addNamespace(name, labels);
@@ -18,13 +20,20 @@ async function setup(options: { token?: string; failList?: boolean; namespaces?:
   const kc = new KubeConfig();
   kc.loadFromFile(await api.writeKubeconfig());
   const lookups: string[] = [];
-  const source = informerNamespaces(kc, { restartBackoffMs: { initial: 20, max: 100 }, onLookup: (s, o) => lookups.push(`${s}:${o}`) });
+  const source = informerNamespaces(kc, {
+    restartBackoffMs: { initial: 20, max: 100 },
+    onLookup: (s, o) => lookups.push(`${s}:${o}`),
+  });
   closers.push(() => source.close());
   return { api, source, lookups };
 }
 
 /** Waits (bounded) until the lookup answers synchronously with the wanted shape. */
-async function untilCached(source: NamespaceSource, name: string, check: (r: ReturnType<NamespaceSource['lookup']>) => boolean) {
+async function untilCached(
+  source: NamespaceSource,
+  name: string,
+  check: (r: ReturnType<NamespaceSource['lookup']>) => boolean,
+) {
   for (let i = 0; i < 200; i++) {
     const r = source.lookup(name);
     if (!(r instanceof Promise) && check(r)) return r;
@@ -45,7 +54,9 @@ describe('informerNamespaces', () => {
     const result = source.lookup('team-a');
     expect(result).not.toBeInstanceOf(Promise);
     expect(result).toMatchObject({ found: true, labels: { env: 'prod', 'kubernetes.io/metadata.name': 'team-a' } });
-    expect(result).toMatchObject({ object: { kind: 'Namespace', metadata: { name: 'team-a' }, status: { phase: 'Active' } } });
+    expect(result).toMatchObject({
+      object: { kind: 'Namespace', metadata: { name: 'team-a' }, status: { phase: 'Active' } },
+    });
     expect(lookups).toEqual(['cache:found']);
   });
 
@@ -70,9 +81,21 @@ describe('informerNamespaces', () => {
   });
 
   const liveCases = [
-    { name: 'existing namespace', ns: 'team-a', failGet: false, want: { found: true, labels: { env: 'prod', 'kubernetes.io/metadata.name': 'team-a' } }, counted: 'live:found' },
+    {
+      name: 'existing namespace',
+      ns: 'team-a',
+      failGet: false,
+      want: { found: true, labels: { env: 'prod', 'kubernetes.io/metadata.name': 'team-a' } },
+      counted: 'live:found',
+    },
     { name: 'missing namespace (404)', ns: 'nope', failGet: false, want: { found: false }, counted: 'live:not_found' },
-    { name: 'apiserver error', ns: 'team-a', failGet: true, want: { error: 'reading namespace "team-a" from the apiserver failed: HTTP 500: injected failure 500' }, counted: 'live:error' },
+    {
+      name: 'apiserver error',
+      ns: 'team-a',
+      failGet: true,
+      want: { error: 'reading namespace "team-a" from the apiserver failed: HTTP 500: injected failure 500' },
+      counted: 'live:error',
+    },
   ];
   for (const c of liveCases) {
     it(`falls back to a live GET before sync: ${c.name}`, async () => {
@@ -110,13 +133,17 @@ describe('informerNamespaces', () => {
     api.addNamespace('after-drop', { n: '1' });
     await untilCached(source, 'after-drop', (r) => labelsOf(r)?.n === '1');
     await untilOpenWatch(api);
-    const listsBefore = api.requests.filter((r) => r.path === '/api/v1/namespaces' && r.query.watch === undefined).length;
+    const listsBefore = api.requests.filter(
+      (r) => r.path === '/api/v1/namespaces' && r.query.watch === undefined,
+    ).length;
     // Synchronous, so before the informer can reconnect: it resumes from a compacted resourceVersion.
     api.dropWatches();
     api.addNamespace('after-compaction', { n: '2' });
     api.store.compact();
     await untilCached(source, 'after-compaction', (r) => labelsOf(r)?.n === '2');
-    const listsAfter = api.requests.filter((r) => r.path === '/api/v1/namespaces' && r.query.watch === undefined).length;
+    const listsAfter = api.requests.filter(
+      (r) => r.path === '/api/v1/namespaces' && r.query.watch === undefined,
+    ).length;
     expect(listsAfter).toBe(listsBefore + 1);
   });
 

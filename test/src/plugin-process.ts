@@ -34,12 +34,24 @@ export interface SpawnPluginOptions {
 }
 
 /** A test fixture plugin: `test/fixtures/plugins/<fixture>` with `args`. */
-export function startPlugin(fixture: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<PluginProcess> {
-  return spawnPlugin({ script: join(REPO_ROOT, 'test/fixtures/plugins', fixture), args, ready: /listening (\S+)/, ...(env ? { env } : {}) });
+export function startPlugin(
+  fixture: string,
+  args: readonly string[],
+  env?: Readonly<Record<string, string>>,
+): Promise<PluginProcess> {
+  return spawnPlugin({
+    script: join(REPO_ROOT, 'test/fixtures/plugins', fixture),
+    args,
+    ready: /listening (\S+)/,
+    ...(env ? { env } : {}),
+  });
 }
 
 /** A built-in plugin as an operator runs it: `apps/plugins/<name>/src/main.ts --config <config> --listen <listen>`. */
-export function startBuiltinPlugin(name: string, options: { config: string; listen: string; env?: Readonly<Record<string, string>> }): Promise<PluginProcess> {
+export function startBuiltinPlugin(
+  name: string,
+  options: { config: string; listen: string; env?: Readonly<Record<string, string>> },
+): Promise<PluginProcess> {
   return spawnPlugin({
     script: join(REPO_ROOT, 'apps/plugins', name, 'src/main.ts'),
     args: ['--config', options.config, '--listen', options.listen],
@@ -77,11 +89,19 @@ export async function spawnPlugin(options: SpawnPluginOptions): Promise<PluginPr
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`${name} did not print ${pattern} within ${timeoutMs} ms; stdout:\n${out.slice(-2000)}\nstderr:\n${stderr.join('')}`));
+        reject(
+          new Error(
+            `${name} did not print ${pattern} within ${timeoutMs} ms; stdout:\n${out.slice(-2000)}\nstderr:\n${stderr.join('')}`,
+          ),
+        );
       }, timeoutMs);
       const onExit = (code: number | null) => {
         done();
-        reject(new Error(`${name} exited with ${code} before printing ${pattern}; stdout:\n${out.slice(-2000)}\nstderr:\n${stderr.join('')}`));
+        reject(
+          new Error(
+            `${name} exited with ${code} before printing ${pattern}; stdout:\n${out.slice(-2000)}\nstderr:\n${stderr.join('')}`,
+          ),
+        );
       };
       const done = () => {
         clearTimeout(timer);

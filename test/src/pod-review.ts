@@ -15,7 +15,12 @@ export function podCreateReview(overrides: Record<string, unknown> = {}, apiVers
     object: {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'web', namespace: 'default', labels: { app: 'web' }, annotations: { secret: 'do-not-log-this-value' } },
+      metadata: {
+        name: 'web',
+        namespace: 'default',
+        labels: { app: 'web' },
+        annotations: { secret: 'do-not-log-this-value' },
+      },
       spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
     },
     options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },

@@ -10,11 +10,18 @@ export interface CliResult {
 
 /** `node apps/cli/bin/hookgate.mjs ...args` (or `npx hookgate ...args` with viaNpx) from the repo root. */
 export function runCli(args: readonly string[], options: { viaNpx?: boolean; cwd?: string } = {}): Promise<CliResult> {
-  const [file, argv] = options.viaNpx ? ['npx', ['--no-install', 'hookgate', ...args]] : [process.execPath, [CLI_BIN, ...args]];
+  const [file, argv] = options.viaNpx
+    ? ['npx', ['--no-install', 'hookgate', ...args]]
+    : [process.execPath, [CLI_BIN, ...args]];
   return new Promise((resolve) => {
-    execFile(file, argv, { cwd: options.cwd ?? REPO_ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      file,
+      argv,
+      { cwd: options.cwd ?? REPO_ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

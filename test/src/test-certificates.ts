@@ -46,7 +46,10 @@ export async function createTestCa(commonName = 'hookgate-e2e-ca'): Promise<Test
     async issue({ commonName: cn, dns = [], ips = [], client = false }) {
       serial += 1;
       const leafKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
-      const names = [...dns.map((value) => ({ type: 'dns' as const, value })), ...ips.map((value) => ({ type: 'ip' as const, value }))];
+      const names = [
+        ...dns.map((value) => ({ type: 'dns' as const, value })),
+        ...ips.map((value) => ({ type: 'ip' as const, value })),
+      ];
       const leaf = await x509.X509CertificateGenerator.create({
         serialNumber: serial.toString(16).padStart(2, '0'),
         subject: `CN=${cn}`,
@@ -59,7 +62,9 @@ export async function createTestCa(commonName = 'hookgate-e2e-ca'): Promise<Test
         extensions: [
           new x509.BasicConstraintsExtension(false, undefined, true),
           new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-          new x509.ExtendedKeyUsageExtension([client ? x509.ExtendedKeyUsage.clientAuth : x509.ExtendedKeyUsage.serverAuth]),
+          new x509.ExtendedKeyUsageExtension([
+            client ? x509.ExtendedKeyUsage.clientAuth : x509.ExtendedKeyUsage.serverAuth,
+          ]),
           ...(names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names)] : []),
         ],
       });

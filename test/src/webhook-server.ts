@@ -39,7 +39,14 @@ const TRANSPORT_BEHAVIOURS: Readonly<Record<string, (review: AdmissionReview, ur
   statusError: () => ({
     status: 422,
     contentType: 'application/json',
-    body: JSON.stringify({ apiVersion: 'v1', kind: 'Status', status: 'Failure', message: 'the webhook says no via a Status', reason: 'Invalid', code: 422 }),
+    body: JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Status',
+      status: 'Failure',
+      message: 'the webhook says no via a Status',
+      reason: 'Invalid',
+      code: 422,
+    }),
   }),
   /** Closes the connection without answering. */
   reset: () => 'hang',
@@ -47,7 +54,11 @@ const TRANSPORT_BEHAVIOURS: Readonly<Record<string, (review: AdmissionReview, ur
 
 function fromScripted(reply: ReturnType<typeof respondAsWebhook>): Reply {
   if (reply.kind === 'hang') return 'hang';
-  return { status: reply.response.status, ...(reply.response.contentType ? { contentType: reply.response.contentType } : {}), body: reply.response.body };
+  return {
+    status: reply.response.status,
+    ...(reply.response.contentType ? { contentType: reply.response.contentType } : {}),
+    body: reply.response.body,
+  };
 }
 
 export interface TestWebhookServer {
@@ -65,7 +76,9 @@ export async function startWebhookServer(tls?: TestCertificate): Promise<TestWeb
   const calls: RecordedCall[] = [];
   const hanging = new Set<ServerResponse>();
   const handler = (req: IncomingMessage, res: ServerResponse) => void handle(req, res, calls, hanging);
-  const server: Server = tls ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler) : createHttpServer(handler);
+  const server: Server = tls
+    ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler)
+    : createHttpServer(handler);
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -87,7 +100,12 @@ export async function startWebhookServer(tls?: TestCertificate): Promise<TestWeb
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, calls: RecordedCall[], hanging: Set<ServerResponse>): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  calls: RecordedCall[],
+  hanging: Set<ServerResponse>,
+): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const url = new URL(req.url ?? '/', 'http://webhook');

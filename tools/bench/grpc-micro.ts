@@ -35,10 +35,10 @@ const { values: args } = parseArgs({
   },
 });
 
-
 function podRequest(objectKb: number): AdmissionRequest {
   const env = [];
-  for (let i = 0; JSON.stringify(env).length < objectKb * 1024 - 600; i++) env.push({ name: `SETTING_${i}`, value: `value-${i}-${'x'.repeat(40)}` });
+  for (let i = 0; JSON.stringify(env).length < objectKb * 1024 - 600; i++)
+    env.push({ name: `SETTING_${i}`, value: `value-${i}-${'x'.repeat(40)}` });
   return {
     uid: '3f2c1a9e-8e5b-4d8f-9a57-0b2d6f1c7e44',
     kind: { group: '', version: 'v1', kind: 'Pod' },
@@ -48,12 +48,24 @@ function podRequest(objectKb: number): AdmissionRequest {
     name: 'web-0',
     namespace: 'shop',
     operation: 'CREATE',
-    userInfo: { username: 'system:serviceaccount:kube-system:replicaset-controller', groups: ['system:serviceaccounts', 'system:authenticated'] },
+    userInfo: {
+      username: 'system:serviceaccount:kube-system:replicaset-controller',
+      groups: ['system:serviceaccounts', 'system:authenticated'],
+    },
     object: {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web', tier: 'frontend' } },
-      spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.27.3', env, resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
+      spec: {
+        containers: [
+          {
+            name: 'web',
+            image: 'registry.example.com/shop/web:1.27.3',
+            env,
+            resources: { requests: { cpu: '100m', memory: '128Mi' } },
+          },
+        ],
+      },
     },
     oldObject: null,
     dryRun: false,
@@ -86,7 +98,9 @@ async function runBenchmark(): Promise<void> {
   const request = podRequest(Number(args['object-kb']));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-bench-'));
   const socket = path.join(dir, 'bench.sock');
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', socket], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', socket], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
@@ -105,7 +119,9 @@ async function runBenchmark(): Promise<void> {
       { name: 'stream, received bytes + patch', client: stream, received, patch, hook },
       { name: 'stream, forwarded, handler reads object', client: stream, received, patch: [], hook: readingHook },
     ];
-    console.log(`grpc-micro: ${calls} calls x ${runs} runs, concurrency ${concurrency}, request ${(Buffer.byteLength(JSON.stringify(request)) / 1024).toFixed(1)} KiB, node ${process.version}, ${os.cpus().length} CPUs`);
+    console.log(
+      `grpc-micro: ${calls} calls x ${runs} runs, concurrency ${concurrency}, request ${(Buffer.byteLength(JSON.stringify(request)) / 1024).toFixed(1)} KiB, node ${process.version}, ${os.cpus().length} CPUs`,
+    );
     const results = new Map<string, Result>();
     for (const scenario of scenarios) {
       await measure(scenario, request, 2000, concurrency, child.pid ?? 0); // warm-up: JIT, channel, stream
@@ -123,11 +139,25 @@ async function runBenchmark(): Promise<void> {
   }
 }
 
-const hook = { uid: 'bench/noop/0', name: 'noop', phase: 'validating', configurationName: 'bench', index: 0, target: { kind: 'plugin', plugin: 'bench' }, timeoutSeconds: 10 } as Partial<Hook> as Hook;
+const hook = {
+  uid: 'bench/noop/0',
+  name: 'noop',
+  phase: 'validating',
+  configurationName: 'bench',
+  index: 0,
+  target: { kind: 'plugin', plugin: 'bench' },
+  timeoutSeconds: 10,
+} as Partial<Hook> as Hook;
 const readingHook = { ...hook, uid: 'bench/reads-object/0', name: 'reads-object' } as Hook;
 const never = new AbortController().signal;
 
-async function measure(scenario: Scenario, request: AdmissionRequest, calls: number, concurrency: number, pluginPid: number): Promise<Result> {
+async function measure(
+  scenario: Scenario,
+  request: AdmissionRequest,
+  calls: number,
+  concurrency: number,
+  pluginPid: number,
+): Promise<Result> {
   const invoke = pluginInvoker(new Map([['bench', scenario.client]]), { received: scenario.received });
   // The chain hands each call the object as patched so far; made once here, not per call.
   const object = scenario.patch.length === 0 ? request.object : patched(request);
@@ -184,7 +214,8 @@ function patched(request: AdmissionRequest): AdmissionRequest['object'] {
 }
 
 function medianOf(samples: Result[]): Result {
-  const median = (pick: (r: Result) => number): number => samples.map(pick).sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+  const median = (pick: (r: Result) => number): number =>
+    samples.map(pick).sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
   return {
     perSecond: median((r) => r.perSecond),
     cpuMicrosPerCall: median((r) => r.cpuMicrosPerCall),
@@ -218,7 +249,10 @@ if (args.serve !== undefined) {
       hooks: {
         noop: { phase: 'validating', validate: () => ({ allowed: true }) },
         // Reads the object (so the SDK parses the request) and allows.
-        'reads-object': { phase: 'validating', validate: (req) => (req.object === undefined ? { allowed: false, message: 'no object' } : { allowed: true }) },
+        'reads-object': {
+          phase: 'validating',
+          validate: (req) => (req.object === undefined ? { allowed: false, message: 'no object' } : { allowed: true }),
+        },
         'noop-mutate': { phase: 'mutating', mutate: () => undefined },
       },
     }),

@@ -14,7 +14,11 @@ export function summarizeConfiguration(c: LoadedConfiguration): string {
 
 export function formatOutcome(title: string, outcome: ChainOutcome): string {
   const lines = [`${title}: ${outcome.allowed ? 'allowed' : 'DENIED'}`];
-  if (outcome.status) lines.push(`  status: ${outcome.status.code ?? ''} ${outcome.status.reason ?? ''}`.trimEnd(), `  message: ${outcome.status.message ?? ''}`);
+  if (outcome.status)
+    lines.push(
+      `  status: ${outcome.status.code ?? ''} ${outcome.status.reason ?? ''}`.trimEnd(),
+      `  message: ${outcome.status.message ?? ''}`,
+    );
   for (const event of outcome.trace) lines.push(`  ${formatEvent(event)}`);
   if (outcome.patch && outcome.patch.length > 0) {
     lines.push('  patch:');
@@ -22,7 +26,8 @@ export function formatOutcome(title: string, outcome: ChainOutcome): string {
   }
   for (const w of outcome.warnings) lines.push(`  warning: ${w}`);
   for (const [k, v] of Object.entries(outcome.auditAnnotations)) lines.push(`  audit annotation: ${k}=${v}`);
-  for (const s of outcome.sideEffects) lines.push(`  side effect: ${s.hook} ${s.kind} ${s.key}${s.violation ? ` (violation: ${s.violation})` : ''}`);
+  for (const s of outcome.sideEffects)
+    lines.push(`  side effect: ${s.hook} ${s.kind} ${s.key}${s.violation ? ` (violation: ${s.violation})` : ''}`);
   return lines.join('\n');
 }
 

@@ -22,7 +22,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--insecure-http', 'serve admission over plain http (tests and local use only: the apiserver needs https)')
     .option('--state-dir <dir>', 'where the self-managed certificate lives (overrides stateDir)')
     .option('--workers <n>', 'gateway worker processes (overrides workers)', positiveInt)
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (overrides logLevel; env HOOKGATE_LOG_LEVEL)', logLevel)
+    .option(
+      '--log-level <level>',
+      'fatal, error, warn, info, debug, trace or silent (overrides logLevel; env HOOKGATE_LOG_LEVEL)',
+      logLevel,
+    )
     .action(async (opts: ServeFlags) => {
       const envLevel = process.env['HOOKGATE_LOG_LEVEL'];
       const level = opts.logLevel ?? (isLogLevel(envLevel) ? envLevel : undefined);
@@ -41,7 +45,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   program
     .command('print-webhooks')
-    .description("print the two apiserver-side webhook configurations that send every request to this gateway")
+    .description('print the two apiserver-side webhook configurations that send every request to this gateway')
     .requiredOption('--config <path>', 'a YAML file or a directory')
     .option('--url-host <host>', 'host in the webhook URLs (default: the admission listener address)')
     .action(async (opts: { config: string; urlHost?: string }) => {
@@ -100,7 +104,8 @@ export interface ReviewFlags {
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535.');
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('a port is an integer from 0 to 65535.');
   return n;
 }
 

@@ -3,11 +3,15 @@ import type { DefaultedConfiguration, DefaultedWebhook } from '@hookgate/admissi
 import type { LoadedConfiguration } from '@hookgate/config';
 import { buildRegistrations } from './registration.js';
 
-const hook = (name: string, timeoutSeconds: number, failurePolicy: 'Fail' | 'Ignore') => ({ name, timeoutSeconds, failurePolicy }) as DefaultedWebhook;
+const hook = (name: string, timeoutSeconds: number, failurePolicy: 'Fail' | 'Ignore') =>
+  ({ name, timeoutSeconds, failurePolicy }) as DefaultedWebhook;
 const configuration = (kind: DefaultedConfiguration['kind'], webhooks: DefaultedWebhook[]) =>
   ({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: kind, webhooks }) as DefaultedConfiguration;
 const loaded = (webhookConfigurations: DefaultedConfiguration[], tlsDisabled = false) =>
-  ({ gateway: { admission: { host: '127.0.0.1', port: 8443, tls: { disabled: tlsDisabled } } }, webhookConfigurations }) as unknown as LoadedConfiguration;
+  ({
+    gateway: { admission: { host: '127.0.0.1', port: 8443, tls: { disabled: tlsDisabled } } },
+    webhookConfigurations,
+  }) as unknown as LoadedConfiguration;
 
 type Webhook = { clientConfig: { url: string; caBundle?: string }; failurePolicy: string; timeoutSeconds: number };
 const webhookOf = (doc: Record<string, unknown>) => (doc['webhooks'] as Webhook[])[0]!;
@@ -17,8 +21,14 @@ describe('buildRegistrations', () => {
     {
       name: 'Fail when any hook of the phase fails closed; mutating timeout sums the serial chain',
       input: loaded([
-        configuration('MutatingWebhookConfiguration', [hook('a.example.com', 5, 'Ignore'), hook('b.example.com', 10, 'Fail')]),
-        configuration('ValidatingWebhookConfiguration', [hook('c.example.com', 3, 'Ignore'), hook('d.example.com', 7, 'Ignore')]),
+        configuration('MutatingWebhookConfiguration', [
+          hook('a.example.com', 5, 'Ignore'),
+          hook('b.example.com', 10, 'Fail'),
+        ]),
+        configuration('ValidatingWebhookConfiguration', [
+          hook('c.example.com', 3, 'Ignore'),
+          hook('d.example.com', 7, 'Ignore'),
+        ]),
       ]),
       host: '127.0.0.1',
       mutating: { url: 'https://127.0.0.1:8443/mutate', failurePolicy: 'Fail', timeoutSeconds: 16 },
@@ -26,7 +36,12 @@ describe('buildRegistrations', () => {
     },
     {
       name: 'timeouts stay within the API limit of 30 s',
-      input: loaded([configuration('MutatingWebhookConfiguration', [hook('a.example.com', 30, 'Fail'), hook('b.example.com', 30, 'Fail')])]),
+      input: loaded([
+        configuration('MutatingWebhookConfiguration', [
+          hook('a.example.com', 30, 'Fail'),
+          hook('b.example.com', 30, 'Fail'),
+        ]),
+      ]),
       host: 'localhost',
       mutating: { url: 'https://localhost:8443/mutate', failurePolicy: 'Fail', timeoutSeconds: 30 },
       validating: { url: 'https://localhost:8443/validate', failurePolicy: 'Ignore', timeoutSeconds: 1 },
@@ -41,8 +56,16 @@ describe('buildRegistrations', () => {
   ];
   it.each(cases)('$name', ({ input, host, mutating, validating }) => {
     const [m, v] = buildRegistrations({ configuration: input, urlHost: host, caBundle: 'Q0E=' });
-    expect(webhookOf(m)).toMatchObject({ clientConfig: { url: mutating.url, caBundle: 'Q0E=' }, failurePolicy: mutating.failurePolicy, timeoutSeconds: mutating.timeoutSeconds });
-    expect(webhookOf(v)).toMatchObject({ clientConfig: { url: validating.url, caBundle: 'Q0E=' }, failurePolicy: validating.failurePolicy, timeoutSeconds: validating.timeoutSeconds });
+    expect(webhookOf(m)).toMatchObject({
+      clientConfig: { url: mutating.url, caBundle: 'Q0E=' },
+      failurePolicy: mutating.failurePolicy,
+      timeoutSeconds: mutating.timeoutSeconds,
+    });
+    expect(webhookOf(v)).toMatchObject({
+      clientConfig: { url: validating.url, caBundle: 'Q0E=' },
+      failurePolicy: validating.failurePolicy,
+      timeoutSeconds: validating.timeoutSeconds,
+    });
   });
 
   it('matches everything, exactly, and exempts the runlevel namespaces', () => {

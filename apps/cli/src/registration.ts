@@ -24,12 +24,29 @@ export function buildRegistrations(input: RegistrationInput): [Record<string, un
   const scheme = gateway.admission.tls.disabled ? 'http' : 'https';
   const host = input.urlHost.includes(':') && !input.urlHost.startsWith('[') ? `[${input.urlHost}]` : input.urlHost;
   const base = `${scheme}://${host}:${gateway.admission.port}`;
-  const hooks = (kind: string) => input.configuration.webhookConfigurations.filter((c) => c.kind === kind).flatMap((c) => c.webhooks);
+  const hooks = (kind: string) =>
+    input.configuration.webhookConfigurations.filter((c) => c.kind === kind).flatMap((c) => c.webhooks);
   const mutating = hooks('MutatingWebhookConfiguration');
   const validating = hooks('ValidatingWebhookConfiguration');
   return [
-    registration('MutatingWebhookConfiguration', 'mutate.hookgate.dev', `${base}/mutate`, input.caBundle, mutating, sum(mutating), true),
-    registration('ValidatingWebhookConfiguration', 'validate.hookgate.dev', `${base}/validate`, input.caBundle, validating, max(validating), false),
+    registration(
+      'MutatingWebhookConfiguration',
+      'mutate.hookgate.dev',
+      `${base}/mutate`,
+      input.caBundle,
+      mutating,
+      sum(mutating),
+      true,
+    ),
+    registration(
+      'ValidatingWebhookConfiguration',
+      'validate.hookgate.dev',
+      `${base}/validate`,
+      input.caBundle,
+      validating,
+      max(validating),
+      false,
+    ),
   ];
 }
 

@@ -18,16 +18,35 @@ describe('readReviewInput', () => {
     {
       name: 'a namespaced manifest without namespace lands in default',
       text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\n',
-      expected: { operation: 'CREATE', namespace: 'default', name: 'web', resource: { group: 'apps', version: 'v1', resource: 'deployments' }, oldObject: null },
+      expected: {
+        operation: 'CREATE',
+        namespace: 'default',
+        name: 'web',
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+        oldObject: null,
+      },
     },
     {
       name: 'a cluster-scoped manifest has no namespace',
       text: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: { name: admin }\n',
-      expected: { namespace: '', resource: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' } },
+      expected: {
+        namespace: '',
+        resource: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
+      },
     },
     {
       name: 'an AdmissionReview is used as sent',
-      text: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u1', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, operation: 'DELETE', userInfo: {} } }),
+      text: JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'u1',
+          kind: { group: '', version: 'v1', kind: 'Pod' },
+          resource: { group: '', version: 'v1', resource: 'pods' },
+          operation: 'DELETE',
+          userInfo: {},
+        },
+      }),
       expected: { uid: 'u1', operation: 'DELETE' },
     },
   ];
@@ -41,7 +60,11 @@ describe('readReviewInput', () => {
     { name: 'a list', text: '- a\n- b\n', error: 'expected an object with apiVersion and kind' },
     { name: 'no kind', text: 'apiVersion: v1\n', error: 'a manifest needs apiVersion and kind' },
     { name: 'bad YAML', text: 'a: [\n', error: 'not valid YAML or JSON' },
-    { name: 'a review without uid', text: '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}}', error: 'request.uid: is required' },
+    {
+      name: 'a review without uid',
+      text: '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}}',
+      error: 'request.uid: is required',
+    },
   ];
   it.each(errors)('refuses $name', ({ text, error }) => {
     const input = readReviewInput(text, options);
@@ -50,7 +73,12 @@ describe('readReviewInput', () => {
   });
 
   it('DELETE of a manifest sends it as oldObject', () => {
-    const input = readReviewInput('apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, namespace: ns }\n', { ...options, operation: 'delete' });
-    expect(input.ok && { object: input.request.object, old: (input.request.oldObject as { kind: string }).kind }).toEqual({ object: null, old: 'ConfigMap' });
+    const input = readReviewInput('apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, namespace: ns }\n', {
+      ...options,
+      operation: 'delete',
+    });
+    expect(
+      input.ok && { object: input.request.object, old: (input.request.oldObject as { kind: string }).kind },
+    ).toEqual({ object: null, old: 'ConfigMap' });
   });
 });

@@ -15,16 +15,34 @@ export interface ManifestOptions {
   readonly dryRun?: boolean;
 }
 
-export type ReviewInput = { ok: true; request: AdmissionRequest; from: 'review' | 'manifest' } | { ok: false; error: string };
+export type ReviewInput =
+  { ok: true; request: AdmissionRequest; from: 'review' | 'manifest' } | { ok: false; error: string };
 
 const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
 /** Cluster-scoped kinds of the built-in API: everything else is namespaced ("default" unless given). */
 const CLUSTER_SCOPED = new Set([
-  'Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'StorageClass', 'PriorityClass',
-  'CustomResourceDefinition', 'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration',
-  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'RuntimeClass', 'IngressClass', 'CSIDriver', 'CSINode',
-  'VolumeAttachment', 'CertificateSigningRequest', 'FlowSchema', 'PriorityLevelConfiguration',
+  'Namespace',
+  'Node',
+  'PersistentVolume',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'StorageClass',
+  'PriorityClass',
+  'CustomResourceDefinition',
+  'APIService',
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'RuntimeClass',
+  'IngressClass',
+  'CSIDriver',
+  'CSINode',
+  'VolumeAttachment',
+  'CertificateSigningRequest',
+  'FlowSchema',
+  'PriorityLevelConfiguration',
 ]);
 
 export function readReviewInput(text: string, options: ManifestOptions): ReviewInput {
@@ -38,11 +56,14 @@ export function readReviewInput(text: string, options: ManifestOptions): ReviewI
   } catch (e) {
     return { ok: false, error: `not valid YAML or JSON: ${(e as Error).message}` };
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { ok: false, error: 'expected an object with apiVersion and kind' };
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    return { ok: false, error: 'expected an object with apiVersion and kind' };
   const obj = doc as Record<string, JsonValue>;
   if (obj['kind'] === 'AdmissionReview') {
     const decoded = decodeReview(obj);
-    return decoded.ok ? { ok: true, request: decoded.value.request, from: 'review' } : { ok: false, error: decoded.error.message };
+    return decoded.ok
+      ? { ok: true, request: decoded.value.request, from: 'review' }
+      : { ok: false, error: decoded.error.message };
   }
   return fromManifest(obj, options);
 }
@@ -50,13 +71,24 @@ export function readReviewInput(text: string, options: ManifestOptions): ReviewI
 function fromManifest(obj: Record<string, JsonValue>, options: ManifestOptions): ReviewInput {
   const apiVersion = obj['apiVersion'];
   const kind = obj['kind'];
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || kind === '') return { ok: false, error: 'a manifest needs apiVersion and kind' };
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || kind === '')
+    return { ok: false, error: 'a manifest needs apiVersion and kind' };
   const operation = options.operation.toUpperCase() as Operation;
-  if (!OPERATIONS.includes(operation)) return { ok: false, error: `--operation must be one of ${OPERATIONS.join(', ')}` };
+  if (!OPERATIONS.includes(operation))
+    return { ok: false, error: `--operation must be one of ${OPERATIONS.join(', ')}` };
   const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/', 2) as [string, string]) : ['', apiVersion];
-  const metadata = (typeof obj['metadata'] === 'object' && obj['metadata'] !== null ? obj['metadata'] : {}) as Record<string, JsonValue>;
+  const metadata = (typeof obj['metadata'] === 'object' && obj['metadata'] !== null ? obj['metadata'] : {}) as Record<
+    string,
+    JsonValue
+  >;
   const name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
-  const namespace = CLUSTER_SCOPED.has(kind) ? (kind === 'Namespace' && operation !== 'CREATE' ? name : '') : typeof metadata['namespace'] === 'string' ? metadata['namespace'] : options.namespace ?? 'default';
+  const namespace = CLUSTER_SCOPED.has(kind)
+    ? kind === 'Namespace' && operation !== 'CREATE'
+      ? name
+      : ''
+    : typeof metadata['namespace'] === 'string'
+      ? metadata['namespace']
+      : (options.namespace ?? 'default');
   const gvk = { group, version, kind };
   const gvr = { group, version, resource: options.resource ?? pluralOf(kind) };
   return {

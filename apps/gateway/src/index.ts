@@ -9,7 +9,12 @@
  *   const res = await app.inject({ method: 'POST', url: '/validate?timeout=10s', payload: review });
  */
 export { serve, type ServeOptions } from './main.js';
-export { buildGateway, DEFAULT_BODY_LIMIT_BYTES, type GatewayDeps, type GatewayOptions } from './server/build-gateway.js';
+export {
+  buildGateway,
+  DEFAULT_BODY_LIMIT_BYTES,
+  type GatewayDeps,
+  type GatewayOptions,
+} from './server/build-gateway.js';
 export type { GatewayState, GatewayStateSource } from './server/gateway-state.js';
 export { buildHealthServer, type HealthServerOptions } from './server/health-server.js';
 export { loggingSideEffectSink, type SideEffectContext, type SideEffectSink } from './server/side-effects.js';

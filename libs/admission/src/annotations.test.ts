@@ -23,7 +23,12 @@ const decoded = (text: string) => {
 
 describe('system keys and values', () => {
   it('words the keys like the apiserver', () => {
-    expect([mutationAnnotationKey(0, 1), patchAnnotationKey(1, 0), failedOpenMutationKey(0, 2), failedOpenValidatingKey(3)]).toEqual([
+    expect([
+      mutationAnnotationKey(0, 1),
+      patchAnnotationKey(1, 0),
+      failedOpenMutationKey(0, 2),
+      failedOpenValidatingKey(3),
+    ]).toEqual([
       'mutation.webhook.admission.k8s.io/round_0_index_1',
       'patch.webhook.admission.k8s.io/round_1_index_0',
       'failed-open.mutation.webhook.admission.k8s.io/round_0_index_2',
@@ -32,9 +37,27 @@ describe('system keys and values', () => {
   });
 
   it.each([
-    { name: 'mutated', cfg: 'cfg', hook: 'a.b.c', mutated: true, want: '{"configuration":"cfg","webhook":"a.b.c","mutated":true}' },
-    { name: 'not mutated', cfg: 'cfg', hook: 'a.b.c', mutated: false, want: '{"configuration":"cfg","webhook":"a.b.c","mutated":false}' },
-    { name: 'HTML-safe like Go', cfg: 'a<b', hook: 'x&y', mutated: false, want: '{"configuration":"a\\u003cb","webhook":"x\\u0026y","mutated":false}' },
+    {
+      name: 'mutated',
+      cfg: 'cfg',
+      hook: 'a.b.c',
+      mutated: true,
+      want: '{"configuration":"cfg","webhook":"a.b.c","mutated":true}',
+    },
+    {
+      name: 'not mutated',
+      cfg: 'cfg',
+      hook: 'a.b.c',
+      mutated: false,
+      want: '{"configuration":"cfg","webhook":"a.b.c","mutated":false}',
+    },
+    {
+      name: 'HTML-safe like Go',
+      cfg: 'a<b',
+      hook: 'x&y',
+      mutated: false,
+      want: '{"configuration":"a\\u003cb","webhook":"x\\u0026y","mutated":false}',
+    },
   ])('mutation value: $name', ({ cfg, hook, mutated, want }) => {
     expect(mutationAnnotationValue(cfg, hook, mutated)).toBe(want);
   });
@@ -48,8 +71,7 @@ describe('system keys and values', () => {
     {
       name: 'operation keys sorted, nested value order and number text kept',
       patch: '[{"value": {"z": 1.50, "a": [1e3]}, "path": "/x", "op": "add"}, {"path":"/y","op":"remove"}]',
-      want:
-        '{"configuration":"cfg","webhook":"w.x.y","patch":[{"op":"add","path":"/x","value":{"z":1.50,"a":[1e3]}},{"op":"remove","path":"/y"}],"patchType":"JSONPatch"}',
+      want: '{"configuration":"cfg","webhook":"w.x.y","patch":[{"op":"add","path":"/x","value":{"z":1.50,"a":[1e3]}},{"op":"remove","path":"/y"}],"patchType":"JSONPatch"}',
     },
     {
       name: 'HTML characters escaped, null member kept',
@@ -78,7 +100,10 @@ describe('AuditAnnotations: the apiserver key rule and first-wins', () => {
 
   it('records hook keys under the hook name and drops invalid ones', () => {
     const a = new AuditAnnotations();
-    expect(a.addFromHook('h.example.com', { key1: 'v', 'invalid*key': 'x', 'a/b': 'y' })).toEqual(['invalid*key', 'a/b']);
+    expect(a.addFromHook('h.example.com', { key1: 'v', 'invalid*key': 'x', 'a/b': 'y' })).toEqual([
+      'invalid*key',
+      'a/b',
+    ]);
     expect(a.toRecord()).toEqual({ 'h.example.com/key1': 'v' });
   });
 
@@ -101,10 +126,22 @@ describe('AuditAnnotations: the apiserver key rule and first-wins', () => {
 describe('encodeAnnotationsForApiserver', () => {
   it.each([
     { name: 'hook key', key: 'pod-policy.example.com/team', want: 'pod-policy.example.com_team' },
-    { name: 'mutation key', key: 'mutation.webhook.admission.k8s.io/round_1_index_0', want: 'mutation_round_1_index_0' },
+    {
+      name: 'mutation key',
+      key: 'mutation.webhook.admission.k8s.io/round_1_index_0',
+      want: 'mutation_round_1_index_0',
+    },
     { name: 'patch key', key: 'patch.webhook.admission.k8s.io/round_0_index_3', want: 'patch_round_0_index_3' },
-    { name: 'failed-open mutation key', key: 'failed-open.mutation.webhook.admission.k8s.io/round_0_index_12', want: 'failed-open.mutation_round_0_index_12' },
-    { name: 'failed-open validating key', key: 'failed-open.validating.webhook.admission.k8s.io/round_0_index_123', want: 'failed-open.validating_round_0_index_123' },
+    {
+      name: 'failed-open mutation key',
+      key: 'failed-open.mutation.webhook.admission.k8s.io/round_0_index_12',
+      want: 'failed-open.mutation_round_0_index_12',
+    },
+    {
+      name: 'failed-open validating key',
+      key: 'failed-open.validating.webhook.admission.k8s.io/round_0_index_123',
+      want: 'failed-open.validating_round_0_index_123',
+    },
   ])('$name is reversible', ({ key, want }) => {
     expect(encodeAnnotationKey(key)).toBe(want);
     expect(decodeApiserverAnnotationKey(want)).toBe(key);
@@ -126,7 +163,10 @@ describe('encodeAnnotationsForApiserver', () => {
       'patch.webhook.admission.k8s.io/round_0_index_0': '{"patch":"secret"}',
       'mutation.webhook.admission.k8s.io/round_0_index_0': '{}',
     };
-    expect(encodeAnnotationsForApiserver(annotations)).toEqual({ 'h.example.com_k': 'v', mutation_round_0_index_0: '{}' });
+    expect(encodeAnnotationsForApiserver(annotations)).toEqual({
+      'h.example.com_k': 'v',
+      mutation_round_0_index_0: '{}',
+    });
     expect(encodeAnnotationsForApiserver(annotations, { includePatchAnnotations: true })).toEqual({
       'h.example.com_k': 'v',
       patch_round_0_index_0: '{"patch":"secret"}',

@@ -15,8 +15,10 @@ export const FAILED_OPEN_VALIDATING_PREFIX = 'failed-open.validating.webhook.adm
 
 export type Round = 0 | 1;
 
-export const mutationAnnotationKey = (round: Round, index: number): string => `${MUTATION_PREFIX}round_${round}_index_${index}`;
-export const patchAnnotationKey = (round: Round, index: number): string => `${PATCH_PREFIX}round_${round}_index_${index}`;
+export const mutationAnnotationKey = (round: Round, index: number): string =>
+  `${MUTATION_PREFIX}round_${round}_index_${index}`;
+export const patchAnnotationKey = (round: Round, index: number): string =>
+  `${PATCH_PREFIX}round_${round}_index_${index}`;
 export const failedOpenMutationKey = (round: Round, index: number): string =>
   `${FAILED_OPEN_MUTATION_PREFIX}round_${round}_index_${index}`;
 /** k is the hook's position among the hooks that matched (relevant[]), not in the whole list (§14). */

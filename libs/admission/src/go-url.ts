@@ -39,7 +39,9 @@ export function goParseUrl(raw: string): GoUrlResult {
 /** url.ParseRequestURI: an absolute URI or an absolute path; a `#` is not special. */
 export function goParseRequestUri(raw: string): GoUrlResult {
   const parsed = parse(raw, true);
-  return typeof parsed === 'string' ? { ok: false, error: `parse ${goQuote(raw)}: ${parsed}` } : { ok: true, url: parsed };
+  return typeof parsed === 'string'
+    ? { ok: false, error: `parse ${goQuote(raw)}: ${parsed}` }
+    : { ok: true, url: parsed };
 }
 
 /** Go's url.parse; a string is the error. */
@@ -47,7 +49,15 @@ function parse(raw: string, viaRequest: boolean): GoUrl | string {
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(raw)) return 'net/url: invalid control character in URL';
   if (raw === '' && viaRequest) return 'empty url';
-  const url = { scheme: '', opaque: '', user: undefined as string | undefined, host: '', rawPath: '', rawQuery: '', fragment: '' };
+  const url = {
+    scheme: '',
+    opaque: '',
+    user: undefined as string | undefined,
+    host: '',
+    rawPath: '',
+    rawQuery: '',
+    fragment: '',
+  };
   if (raw === '*') return { ...url, rawPath: '*' };
   const schemeEnd = schemeLength(raw);
   if (schemeEnd < 0) return 'missing protocol scheme';
@@ -60,7 +70,8 @@ function parse(raw: string, viaRequest: boolean): GoUrl | string {
     if (url.scheme !== '') return { ...url, opaque: rest };
     if (viaRequest) return 'invalid URI for request';
     const slash = rest.indexOf('/');
-    if ((slash < 0 ? rest : rest.slice(0, slash)).includes(':')) return 'first path segment in URL cannot contain colon';
+    if ((slash < 0 ? rest : rest.slice(0, slash)).includes(':'))
+      return 'first path segment in URL cannot contain colon';
   }
   if ((url.scheme !== '' || (!viaRequest && !rest.startsWith('///'))) && rest.startsWith('//')) {
     const afterSlashes = rest.slice(2);
@@ -110,13 +121,18 @@ function parseHost(host: string): { value: string; error?: undefined } | { value
     if (!validOptionalPort(port)) return { error: `invalid port ${goQuote(port)} after host` };
     const zone = host.slice(0, close).indexOf('%25');
     if (zone >= 0) {
-      const parts = [unescape(host.slice(0, zone), 'host'), unescape(host.slice(zone, close), 'zone'), unescape(host.slice(close), 'host')];
+      const parts = [
+        unescape(host.slice(0, zone), 'host'),
+        unescape(host.slice(zone, close), 'zone'),
+        unescape(host.slice(close), 'host'),
+      ];
       const failed = parts.find((p) => p.error !== undefined);
       return failed?.error !== undefined ? { error: failed.error } : { value: parts.map((p) => p.value).join('') };
     }
   } else {
     const colon = host.lastIndexOf(':');
-    if (colon >= 0 && !validOptionalPort(host.slice(colon))) return { error: `invalid port ${goQuote(host.slice(colon))} after host` };
+    if (colon >= 0 && !validOptionalPort(host.slice(colon)))
+      return { error: `invalid port ${goQuote(host.slice(colon))} after host` };
   }
   const unescaped = unescape(host, 'host');
   return unescaped.error !== undefined ? { error: unescaped.error } : { value: unescaped.value };
@@ -128,22 +144,27 @@ type Mode = 'path' | 'host' | 'zone' | 'fragment' | 'query';
 const HOST_OK = /[a-zA-Z0-9\-_.~!$&'()*+,;=:[\]<>"]/;
 
 /** Go's url.unescape; `+` is a space only in query components. */
-export function unescape(s: string, mode: Mode): { value: string; error?: undefined } | { value?: undefined; error: string } {
+export function unescape(
+  s: string,
+  mode: Mode,
+): { value: string; error?: undefined } | { value?: undefined; error: string } {
   const bytes: number[] = [];
   const encoder = new TextEncoder();
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const c = String.fromCodePoint(s.codePointAt(i) as number);
     if (c === '%') {
       const hex = s.slice(i + 1, i + 3);
       if (!/^[0-9a-fA-F]{2}$/.test(hex)) return { error: `invalid URL escape ${goQuote(s.slice(i, i + 3))}` };
       // RFC 3986: in a host, %-encoding is only for non-ASCII bytes (and %25, the zone separator).
-      if (mode === 'host' && parseInt(hex[0] as string, 16) < 8 && hex !== '25') return { error: `invalid URL escape ${goQuote(s.slice(i, i + 3))}` };
+      if (mode === 'host' && parseInt(hex[0] as string, 16) < 8 && hex !== '25')
+        return { error: `invalid URL escape ${goQuote(s.slice(i, i + 3))}` };
       bytes.push(parseInt(hex, 16));
       i += 3;
       continue;
     }
     i += c.length;
-    if ((mode === 'host' || mode === 'zone') && c.charCodeAt(0) < 0x80 && !HOST_OK.test(c)) return { error: `invalid character ${goQuote(c)} in host name` };
+    if ((mode === 'host' || mode === 'zone') && c.charCodeAt(0) < 0x80 && !HOST_OK.test(c))
+      return { error: `invalid character ${goQuote(c)} in host name` };
     if (mode === 'query' && c === '+') bytes.push(0x20);
     else for (const b of encoder.encode(c)) bytes.push(b);
   }

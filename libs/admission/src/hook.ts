@@ -54,7 +54,10 @@ export interface CompiledMatchCondition {
    * absent, the condition gets a budget of its own. `budgetExhausted`: the webhook's budget ran
    * out, which fails the whole set rather than this expression.
    */
-  evaluate(activation: CelActivation, budget?: EvaluationBudget): { ok: true; value: boolean } | { ok: false; error: string; budgetExhausted?: boolean };
+  evaluate(
+    activation: CelActivation,
+    budget?: EvaluationBudget,
+  ): { ok: true; value: boolean } | { ok: false; error: string; budgetExhausted?: boolean };
 }
 
 export interface Hook {

@@ -15,7 +15,11 @@ export function referencedFiles(g: GatewayConfiguration): [field: string, file: 
     ['kubernetes.kubeconfig', g.kubernetes.kubeconfig],
   ];
   g.plugins.forEach((p, i) => {
-    out.push([`plugins[${i}].tls.caFile`, p.tls?.caFile], [`plugins[${i}].tls.certFile`, p.tls?.certFile], [`plugins[${i}].tls.keyFile`, p.tls?.keyFile]);
+    out.push(
+      [`plugins[${i}].tls.caFile`, p.tls?.caFile],
+      [`plugins[${i}].tls.certFile`, p.tls?.certFile],
+      [`plugins[${i}].tls.keyFile`, p.tls?.keyFile],
+    );
   });
   return out.filter((e): e is [string, string] => e[1] !== undefined);
 }
@@ -27,7 +31,9 @@ export async function checkReferencedFiles(g: GatewayConfiguration): Promise<Doc
         await access(file, constants.R_OK);
         return undefined;
       } catch (e) {
-        return issueFromFieldError(invalid(field, file, `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'})`));
+        return issueFromFieldError(
+          invalid(field, file, `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'})`),
+        );
       }
     }),
   );

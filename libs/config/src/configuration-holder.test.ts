@@ -76,13 +76,27 @@ describe('ConfigurationHolder', () => {
   });
 
   const prepareFailures = [
-    { name: 'returns errors', prepare: () => err([{ file: 'x', document: 1, field: 'webhooks[0]', rule: 'FieldValueInvalid' as const, message: 'bad CEL' }]), message: 'bad CEL' },
-    { name: 'throws', prepare: () => { throw new Error('boom'); }, message: 'preparing the configuration failed: boom' },
+    {
+      name: 'returns errors',
+      prepare: () =>
+        err([{ file: 'x', document: 1, field: 'webhooks[0]', rule: 'FieldValueInvalid' as const, message: 'bad CEL' }]),
+      message: 'bad CEL',
+    },
+    {
+      name: 'throws',
+      prepare: () => {
+        throw new Error('boom');
+      },
+      message: 'preparing the configuration failed: boom',
+    },
   ];
   for (const c of prepareFailures) {
     it(`keeps the last good configuration when prepare ${c.name}`, async () => {
       let fail = false;
-      const r = await ConfigurationHolder.open(file, { load, prepare: (cfg) => (fail ? c.prepare() : ok(cfg.gateway.logLevel)) });
+      const r = await ConfigurationHolder.open(file, {
+        load,
+        prepare: (cfg) => (fail ? c.prepare() : ok(cfg.gateway.logLevel)),
+      });
       const holder = r.ok ? r.value : undefined;
       expect(holder?.current().prepared).toBe('info');
       fail = true;

@@ -33,7 +33,9 @@ export type ReloadOutcome<T> =
   /** Still running `snapshot`, the last good one. */
   | { readonly kind: 'failed'; readonly errors: readonly ConfigError[]; readonly snapshot: ConfigurationSnapshot<T> };
 
-export type Prepare<T> = (configuration: LoadedConfiguration) => Result<T, ConfigError[]> | Promise<Result<T, ConfigError[]>>;
+export type Prepare<T> = (
+  configuration: LoadedConfiguration,
+) => Result<T, ConfigError[]> | Promise<Result<T, ConfigError[]>>;
 
 export interface HolderOptions<T> {
   /** Builds what requests use (compiled hooks…); a failure makes the reload fail like an invalid file. */
@@ -59,7 +61,10 @@ export class ConfigurationHolder<T = LoadedConfiguration> {
   }
 
   /** Loads the configuration for the first time; there is no last good one to fall back on, so errors are returned. */
-  static async open<T = LoadedConfiguration>(path: string, options: HolderOptions<T> = {}): Promise<Result<ConfigurationHolder<T>, ConfigError[]>> {
+  static async open<T = LoadedConfiguration>(
+    path: string,
+    options: HolderOptions<T> = {},
+  ): Promise<Result<ConfigurationHolder<T>, ConfigError[]>> {
     const prepare = options.prepare ?? (((c: LoadedConfiguration) => ok(c)) as unknown as Prepare<T>);
     const loaded = await loadAndPrepare(path, options, prepare);
     if (loaded === 'unchanged') throw new Error('unreachable: no digest to compare on first load');
@@ -110,7 +115,18 @@ export class ConfigurationHolder<T = LoadedConfiguration> {
     } catch (e) {
       // Whatever went wrong, a reload must never take down what is serving: keep the last good one.
       const reason = e instanceof Error ? e.message : String(e);
-      loaded = { ok: false, error: [{ file: this.path, document: 0, field: '', rule: 'DocumentNotSupported', message: `loading the configuration failed: ${reason}` }] };
+      loaded = {
+        ok: false,
+        error: [
+          {
+            file: this.path,
+            document: 0,
+            field: '',
+            rule: 'DocumentNotSupported',
+            message: `loading the configuration failed: ${reason}`,
+          },
+        ],
+      };
     }
     let outcome: ReloadOutcome<T>;
     if (loaded === 'unchanged') {
@@ -143,7 +159,18 @@ async function loadAndPrepare<T>(
     prepared = await prepare(loaded.value);
   } catch (e) {
     // prepare is the caller's code: a throw is reported like any other reason to keep the old configuration.
-    prepared = { ok: false, error: [{ file: path, document: 0, field: '', rule: 'DocumentNotSupported', message: `preparing the configuration failed: ${(e as Error).message}` }] };
+    prepared = {
+      ok: false,
+      error: [
+        {
+          file: path,
+          document: 0,
+          field: '',
+          rule: 'DocumentNotSupported',
+          message: `preparing the configuration failed: ${(e as Error).message}`,
+        },
+      ],
+    };
   }
   if (!prepared.ok) return prepared;
   return ok({ configuration: loaded.value, prepared: prepared.value });

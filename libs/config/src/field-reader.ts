@@ -19,7 +19,8 @@ export class FieldReader {
     readonly path: FieldPath,
     readonly issues: DocumentIssue[],
   ) {
-    if (value !== undefined && value !== null && !isObject(value)) this.report(invalid(path, value, 'must be an object'));
+    if (value !== undefined && value !== null && !isObject(value))
+      this.report(invalid(path, value, 'must be an object'));
     this.#value = isObject(value) ? value : {};
   }
 
@@ -58,7 +59,8 @@ export class FieldReader {
     const v = this.raw(name);
     if (v === undefined) return fallback;
     if (typeof v !== 'number' || !Number.isInteger(v)) return this.#wrongType(name, v, 'must be an integer', fallback);
-    if (v < range.min || v > range.max) return this.#wrongType(name, v, `must be between ${range.min} and ${range.max}, inclusive`, fallback);
+    if (v < range.min || v > range.max)
+      return this.#wrongType(name, v, `must be between ${range.min} and ${range.max}, inclusive`, fallback);
     return v;
   }
 
@@ -96,7 +98,8 @@ export class FieldReader {
   /** Reports the keys nobody read. Call once, after reading every field of the section. */
   finish(): void {
     for (const key of Object.keys(this.#value)) {
-      if (!this.#read.has(key)) this.issues.push(unknownFieldIssue(this.path.child(key).toString(), closest(key, [...this.#read])));
+      if (!this.#read.has(key))
+        this.issues.push(unknownFieldIssue(this.path.child(key).toString(), closest(key, [...this.#read])));
     }
   }
 

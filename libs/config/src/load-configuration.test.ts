@@ -65,7 +65,11 @@ describe('loadConfiguration: the real-world corpus', async () => {
     it(`accepts ${file} beside a GatewayConfiguration`, async () => {
       await write('00-gateway.yaml', GATEWAY);
       await copyFile(join(CORPUS, file), join(dir, file));
-      const raw = parseAllDocuments(await readFile(join(CORPUS, file), 'utf8'))[0]!.toJS() as { kind: string; metadata: { name: string }; webhooks: unknown[] };
+      const raw = parseAllDocuments(await readFile(join(CORPUS, file), 'utf8'))[0]!.toJS() as {
+        kind: string;
+        metadata: { name: string };
+        webhooks: unknown[];
+      };
       const r = await loadConfiguration(dir, { env });
       if (!r.ok) throw new Error(r.error.map(formatConfigError).join('\n'));
       expect(r.value.webhookConfigurations).toHaveLength(1);
@@ -101,7 +105,10 @@ describe('loadConfiguration: layout', () => {
   });
 
   it('reads a multi-document file, skipping empty documents', async () => {
-    const file = await write('hookgate.yaml', `${GATEWAY}---\n${pluginHook('MutatingWebhookConfiguration', 'defaults')}---\n# nothing\n---\n${pluginHook('ValidatingWebhookConfiguration', 'policy')}`);
+    const file = await write(
+      'hookgate.yaml',
+      `${GATEWAY}---\n${pluginHook('MutatingWebhookConfiguration', 'defaults')}---\n# nothing\n---\n${pluginHook('ValidatingWebhookConfiguration', 'policy')}`,
+    );
     const r = await loadConfiguration(file, { env });
     if (!r.ok) throw new Error(r.error.map(formatConfigError).join('\n'));
     expect(r.value.webhookConfigurations.map((c) => [c.kind, c.name])).toEqual([
@@ -109,12 +116,20 @@ describe('loadConfiguration: layout', () => {
       ['ValidatingWebhookConfiguration', 'policy'],
     ]);
     expect(r.value.sources.map((s) => s.document)).toEqual([1, 2, 4]);
-    expect(r.value.webhookConfigurations[0]!.webhooks[0]).toMatchObject({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, reinvocationPolicy: 'Never' });
+    expect(r.value.webhookConfigurations[0]!.webhooks[0]).toMatchObject({
+      failurePolicy: 'Fail',
+      matchPolicy: 'Equivalent',
+      timeoutSeconds: 10,
+      reinvocationPolicy: 'Never',
+    });
   });
 
   it('reads a directory in name order: yaml, yml and json, not hidden files or other extensions', async () => {
     await write('b.yml', pluginHook('ValidatingWebhookConfiguration', 'b'));
-    await write('a.json', JSON.stringify(parseAllDocuments(pluginHook('ValidatingWebhookConfiguration', 'a'))[0]!.toJS()));
+    await write(
+      'a.json',
+      JSON.stringify(parseAllDocuments(pluginHook('ValidatingWebhookConfiguration', 'a'))[0]!.toJS()),
+    );
     await write('c.yaml', GATEWAY);
     await write('.hidden.yaml', 'not: [valid');
     await write('README.md', '# notes');
@@ -134,9 +149,16 @@ describe('loadConfiguration: layout', () => {
   it('resolves relative paths against the configuration directory and checks the files exist', async () => {
     await write('tls/tls.crt', 'cert');
     await write('tls/tls.key', 'key');
-    const file = await write('gw.yaml', `${GATEWAY}admission:\n  tls:\n    certFile: tls/tls.crt\n    keyFile: tls/tls.key\n`);
+    const file = await write(
+      'gw.yaml',
+      `${GATEWAY}admission:\n  tls:\n    certFile: tls/tls.crt\n    keyFile: tls/tls.key\n`,
+    );
     const r = await loadConfiguration(file, { env });
-    expect(r.ok && r.value.gateway.admission.tls).toEqual({ disabled: false, certFile: join(dir, 'tls/tls.crt'), keyFile: join(dir, 'tls/tls.key') });
+    expect(r.ok && r.value.gateway.admission.tls).toEqual({
+      disabled: false,
+      certFile: join(dir, 'tls/tls.crt'),
+      keyFile: join(dir, 'tls/tls.key'),
+    });
   });
 
   it('gives the same digest for the same files and another after a change', async () => {
@@ -158,17 +180,46 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
     {
       name: 'a typo in the GatewayConfiguration',
       files: { 'gw.yaml': `${GATEWAY}admision:\n  port: 1\n` },
-      want: [{ file: 'gw.yaml', document: 1, line: 6, object: 'GatewayConfiguration', field: 'admision', rule: 'FieldValueUnknown', message: 'admision: Unknown field: did you mean "admission"?' }],
+      want: [
+        {
+          file: 'gw.yaml',
+          document: 1,
+          line: 6,
+          object: 'GatewayConfiguration',
+          field: 'admision',
+          rule: 'FieldValueUnknown',
+          message: 'admision: Unknown field: did you mean "admission"?',
+        },
+      ],
     },
     {
       name: 'an invalid webhook, located in its document',
-      files: { 'all.yaml': `${GATEWAY}---\n${pluginHook('ValidatingWebhookConfiguration', 'policy').replace('"CREATE"', '"PATCH"')}` },
-      want: [{ file: 'all.yaml', document: 2, line: 16, object: 'ValidatingWebhookConfiguration "policy"', field: 'webhooks[0].rules[0].operations[0]', rule: 'FieldValueNotSupported' }],
+      files: {
+        'all.yaml': `${GATEWAY}---\n${pluginHook('ValidatingWebhookConfiguration', 'policy').replace('"CREATE"', '"PATCH"')}`,
+      },
+      want: [
+        {
+          file: 'all.yaml',
+          document: 2,
+          line: 16,
+          object: 'ValidatingWebhookConfiguration "policy"',
+          field: 'webhooks[0].rules[0].operations[0]',
+          rule: 'FieldValueNotSupported',
+        },
+      ],
     },
     {
       name: 'a webhook naming an undeclared plugin',
       files: { 'gw.yaml': GATEWAY, 'hook.yaml': pluginHook('MutatingWebhookConfiguration', 'm', 'nope') },
-      want: [{ file: 'hook.yaml', document: 1, line: 8, field: 'webhooks[0].clientConfig.plugin', object: 'MutatingWebhookConfiguration "m"' }],
+      want: [
+        {
+          file: 'hook.yaml',
+          document: 1,
+          line: 8,
+          field: 'webhooks[0].clientConfig.plugin',
+          object: 'MutatingWebhookConfiguration "m"',
+        },
+      ],
     },
     {
       name: 'no GatewayConfiguration',
@@ -203,9 +254,25 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
     {
       name: 'aliases that expand without bound (billion laughs)',
       files: {
-        'gw.yaml': `${GATEWAY}---\n${['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: 9 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(i === 0 ? '*a' : `*l${i}`).join(', ')}]`)].join('\n')}\n`,
+        'gw.yaml': `${GATEWAY}---\n${[
+          'a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+          ...Array.from(
+            { length: 9 },
+            (_, i) =>
+              `l${i + 1}: &l${i + 1} [${Array(9)
+                .fill(i === 0 ? '*a' : `*l${i}`)
+                .join(', ')}]`,
+          ),
+        ].join('\n')}\n`,
       },
-      want: [{ file: 'gw.yaml', document: 2, rule: 'YAMLSyntax', message: 'Excessive alias count indicates a resource exhaustion attack' }],
+      want: [
+        {
+          file: 'gw.yaml',
+          document: 2,
+          rule: 'YAMLSyntax',
+          message: 'Excessive alias count indicates a resource exhaustion attack',
+        },
+      ],
     },
     {
       name: 'a document that is not an object',
@@ -214,7 +281,11 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
     },
     {
       name: 'two configurations of the same kind and name',
-      files: { 'gw.yaml': GATEWAY, 'a.yaml': pluginHook('MutatingWebhookConfiguration', 'same'), 'b.yaml': pluginHook('MutatingWebhookConfiguration', 'same') },
+      files: {
+        'gw.yaml': GATEWAY,
+        'a.yaml': pluginHook('MutatingWebhookConfiguration', 'same'),
+        'b.yaml': pluginHook('MutatingWebhookConfiguration', 'same'),
+      },
       want: [{ file: 'b.yaml', document: 1, line: 4, field: 'metadata.name', rule: 'DocumentDuplicate' }],
     },
     {
@@ -236,7 +307,10 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
   it('reports the problems of every document at once', async () => {
     await write('gw.yaml', `${GATEWAY}workers: 0\nlogLevel: loud\n`);
     await write('a.yaml', pluginHook('MutatingWebhookConfiguration', 'a', 'nope'));
-    await write('b.yaml', pluginHook('ValidatingWebhookConfiguration', 'b').replace('sideEffects: None', 'sideEffects: Maybe'));
+    await write(
+      'b.yaml',
+      pluginHook('ValidatingWebhookConfiguration', 'b').replace('sideEffects: None', 'sideEffects: Maybe'),
+    );
     await write('c.yaml', 'apiVersion: example.com/v1\nkind: Widget\n');
     const errors = await loadErrors(dir);
     expect(errors.map((e) => [e.file.slice(dir.length + 1), e.field])).toEqual([
@@ -249,9 +323,27 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
   });
 
   it('formats an error with its place', () => {
-    const e: ConfigError = { file: '/etc/hookgate/hooks.yaml', document: 2, line: 14, object: 'ValidatingWebhookConfiguration "x"', field: 'webhooks[0].name', rule: 'FieldValueRequired', message: 'webhooks[0].name: Required value' };
-    expect(formatConfigError(e)).toBe('/etc/hookgate/hooks.yaml:14 (document 2, ValidatingWebhookConfiguration "x"): webhooks[0].name: Required value');
-    expect(formatConfigError({ file: '/etc/hookgate', document: 0, field: '', rule: 'DocumentMissing', message: 'no GatewayConfiguration' })).toBe('/etc/hookgate: no GatewayConfiguration');
+    const e: ConfigError = {
+      file: '/etc/hookgate/hooks.yaml',
+      document: 2,
+      line: 14,
+      object: 'ValidatingWebhookConfiguration "x"',
+      field: 'webhooks[0].name',
+      rule: 'FieldValueRequired',
+      message: 'webhooks[0].name: Required value',
+    };
+    expect(formatConfigError(e)).toBe(
+      '/etc/hookgate/hooks.yaml:14 (document 2, ValidatingWebhookConfiguration "x"): webhooks[0].name: Required value',
+    );
+    expect(
+      formatConfigError({
+        file: '/etc/hookgate',
+        document: 0,
+        field: '',
+        rule: 'DocumentMissing',
+        message: 'no GatewayConfiguration',
+      }),
+    ).toBe('/etc/hookgate: no GatewayConfiguration');
   });
 
   it('reports an unreadable path', async () => {
@@ -261,7 +353,9 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
 
   it('reports a directory without configuration files', async () => {
     await write('notes.txt', 'hello');
-    expect(await loadErrors(dir)).toMatchObject([{ rule: 'DocumentMissing', message: 'the directory holds no *.yaml, *.yml or *.json file' }]);
+    expect(await loadErrors(dir)).toMatchObject([
+      { rule: 'DocumentMissing', message: 'the directory holds no *.yaml, *.yml or *.json file' },
+    ]);
   });
 });
 

@@ -58,7 +58,10 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const join = (prefix: string, field: string) => (prefix === '' ? field : field === '' ? prefix : `${prefix}.${field}`);
 
-export async function loadConfiguration(path: string, options: LoadOptions = {}): Promise<Result<LoadedConfiguration, ConfigError[]>> {
+export async function loadConfiguration(
+  path: string,
+  options: LoadOptions = {},
+): Promise<Result<LoadedConfiguration, ConfigError[]>> {
   const root = resolve(path);
   const files = await readSourceFiles(root);
   if (!files.ok) return err(files.error);
@@ -67,7 +70,15 @@ export async function loadConfiguration(path: string, options: LoadOptions = {})
   const errors: ConfigError[] = [];
   const at = (entry: Entry, object: string | undefined, issue: DocumentIssue): ConfigError => {
     const field = join(entry.prefix, issue.field);
-    return { file: entry.doc.file, document: entry.doc.index, line: entry.doc.lineOf(field), ...(object ? { object } : {}), field, rule: issue.rule, message: issue.message };
+    return {
+      file: entry.doc.file,
+      document: entry.doc.index,
+      line: entry.doc.lineOf(field),
+      ...(object ? { object } : {}),
+      field,
+      rule: issue.rule,
+      message: issue.message,
+    };
   };
 
   const entries: Entry[] = [];
@@ -82,7 +93,11 @@ export async function loadConfiguration(path: string, options: LoadOptions = {})
   for (const entry of entries) {
     const { apiVersion, kind } = entry.value;
     if (apiVersion === GATEWAY_API_VERSION && kind === GATEWAY_KIND) gatewayEntries.push(entry);
-    else if ((CONFIG_API_VERSIONS as readonly unknown[]).includes(apiVersion) && (CONFIG_KINDS as readonly unknown[]).includes(kind)) webhookEntries.push(entry);
+    else if (
+      (CONFIG_API_VERSIONS as readonly unknown[]).includes(apiVersion) &&
+      (CONFIG_KINDS as readonly unknown[]).includes(kind)
+    )
+      webhookEntries.push(entry);
     else errors.push(at(entry, undefined, unsupported(apiVersion, kind)));
   }
 
@@ -91,15 +106,29 @@ export async function loadConfiguration(path: string, options: LoadOptions = {})
   const syntaxErrors = errors.some((e) => e.rule === 'YAMLSyntax');
   if (first === undefined) {
     // With a syntax error somewhere, the GatewayConfiguration is probably the broken document: say that only.
-    if (!syntaxErrors) errors.push({ file: root, document: 0, field: '', rule: 'DocumentMissing', message: `no ${GATEWAY_KIND} document (apiVersion: ${GATEWAY_API_VERSION}); the configuration needs exactly one` });
+    if (!syntaxErrors)
+      errors.push({
+        file: root,
+        document: 0,
+        field: '',
+        rule: 'DocumentMissing',
+        message: `no ${GATEWAY_KIND} document (apiVersion: ${GATEWAY_API_VERSION}); the configuration needs exactly one`,
+      });
   } else {
     for (const e of extra) {
-      errors.push(at(e, GATEWAY_KIND, { field: '', rule: 'DocumentDuplicate', message: `a second ${GATEWAY_KIND}; the first is in ${first.doc.file} document ${first.doc.index}` }));
+      errors.push(
+        at(e, GATEWAY_KIND, {
+          field: '',
+          rule: 'DocumentDuplicate',
+          message: `a second ${GATEWAY_KIND}; the first is in ${first.doc.file} document ${first.doc.index}`,
+        }),
+      );
     }
     const parsed = parseGatewayConfiguration(first.value, env);
     if (parsed.ok) {
       gateway = parsed.value;
-      if (options.checkFiles ?? true) for (const issue of await checkReferencedFiles(gateway)) errors.push(at(first, GATEWAY_KIND, issue));
+      if (options.checkFiles ?? true)
+        for (const issue of await checkReferencedFiles(gateway)) errors.push(at(first, GATEWAY_KIND, issue));
     } else {
       for (const issue of parsed.error) errors.push(at(first, GATEWAY_KIND, issue));
     }
@@ -107,15 +136,22 @@ export async function loadConfiguration(path: string, options: LoadOptions = {})
 
   // Plugin names from the raw document when the GatewayConfiguration is invalid, and no check at all
   // when it is missing, so one mistake does not cascade into many errors.
-  const knownPlugins = first === undefined ? undefined : new Set(gateway ? gateway.plugins.map((p) => p.name) : rawPluginNames(first.value));
+  const knownPlugins =
+    first === undefined
+      ? undefined
+      : new Set(gateway ? gateway.plugins.map((p) => p.name) : rawPluginNames(first.value));
   const webhookConfigurations: DefaultedConfiguration[] = [];
   const sources: ConfigSource[] = [];
   const seen = new Map<string, Entry>();
   for (const entry of webhookEntries) {
     const kind = String(entry.value.kind);
-    const name = isObject(entry.value.metadata) && typeof entry.value.metadata.name === 'string' ? entry.value.metadata.name : '';
+    const name =
+      isObject(entry.value.metadata) && typeof entry.value.metadata.name === 'string' ? entry.value.metadata.name : '';
     const object = `${kind} "${name}"`;
-    const parsed = parseWebhookConfiguration(entry.value, { allowHttpLoopback: true, ...(knownPlugins ? { knownPlugins } : {}) });
+    const parsed = parseWebhookConfiguration(entry.value, {
+      allowHttpLoopback: true,
+      ...(knownPlugins ? { knownPlugins } : {}),
+    });
     if (!parsed.ok) {
       for (const e of parsed.error) errors.push(at(entry, object, issueFromFieldError(e)));
       continue;
@@ -123,19 +159,40 @@ export async function loadConfiguration(path: string, options: LoadOptions = {})
     const key = `${kind}/${name}`;
     const previous = seen.get(key);
     if (previous !== undefined) {
-      errors.push(at(entry, object, { field: 'metadata.name', rule: 'DocumentDuplicate', message: `metadata.name: Duplicate value: "${name}": ${kind} names are unique; the first is in ${previous.doc.file} document ${previous.doc.index}` }));
+      errors.push(
+        at(entry, object, {
+          field: 'metadata.name',
+          rule: 'DocumentDuplicate',
+          message: `metadata.name: Duplicate value: "${name}": ${kind} names are unique; the first is in ${previous.doc.file} document ${previous.doc.index}`,
+        }),
+      );
       continue;
     }
     seen.set(key, entry);
     webhookConfigurations.push(parsed.value);
-    sources.push({ file: entry.doc.file, document: entry.doc.index, apiVersion: String(entry.value.apiVersion), kind, name });
+    sources.push({
+      file: entry.doc.file,
+      document: entry.doc.index,
+      apiVersion: String(entry.value.apiVersion),
+      kind,
+      name,
+    });
   }
 
   if (errors.length > 0 || gateway === undefined || first === undefined) return err(errors);
   return ok({
     gateway,
     webhookConfigurations,
-    sources: [{ file: first.doc.file, document: first.doc.index, apiVersion: GATEWAY_API_VERSION, kind: GATEWAY_KIND, name: '' }, ...sources],
+    sources: [
+      {
+        file: first.doc.file,
+        document: first.doc.index,
+        apiVersion: GATEWAY_API_VERSION,
+        kind: GATEWAY_KIND,
+        name: '',
+      },
+      ...sources,
+    ],
     digest: digestOf(files.value),
   });
 }
@@ -143,14 +200,28 @@ export async function loadConfiguration(path: string, options: LoadOptions = {})
 function expandLists(doc: SourceDocument, errors: ConfigError[]): Entry[] {
   const value = doc.value;
   if (!isObject(value)) {
-    errors.push({ file: doc.file, document: doc.index, line: doc.lineOf(''), field: '', rule: 'DocumentNotSupported', message: 'a configuration document must be an object with apiVersion and kind' });
+    errors.push({
+      file: doc.file,
+      document: doc.index,
+      line: doc.lineOf(''),
+      field: '',
+      rule: 'DocumentNotSupported',
+      message: 'a configuration document must be an object with apiVersion and kind',
+    });
     return [];
   }
   if (value.apiVersion === 'v1' && value.kind === 'List') {
     const items = Array.isArray(value.items) ? value.items : [];
     return items.flatMap((item, i) => {
       if (isObject(item)) return [{ doc, prefix: `items[${i}]`, value: item }];
-      errors.push({ file: doc.file, document: doc.index, line: doc.lineOf(`items[${i}]`), field: `items[${i}]`, rule: 'DocumentNotSupported', message: `items[${i}]: must be an object with apiVersion and kind` });
+      errors.push({
+        file: doc.file,
+        document: doc.index,
+        line: doc.lineOf(`items[${i}]`),
+        field: `items[${i}]`,
+        rule: 'DocumentNotSupported',
+        message: `items[${i}]: must be an object with apiVersion and kind`,
+      });
       return [];
     });
   }
@@ -172,8 +243,14 @@ function rawPluginNames(gateway: Obj | undefined): string[] {
   return plugins.flatMap((p: unknown) => (isObject(p) && typeof p.name === 'string' ? [p.name] : []));
 }
 
-async function defaultingEnvironment(root: string, overrides: Partial<DefaultingEnvironment> = {}): Promise<DefaultingEnvironment> {
-  const isDir = await stat(root).then((s) => s.isDirectory(), () => false);
+async function defaultingEnvironment(
+  root: string,
+  overrides: Partial<DefaultingEnvironment> = {},
+): Promise<DefaultingEnvironment> {
+  const isDir = await stat(root).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   return {
     configDir: isDir ? root : dirname(root),
     cwd: process.cwd(),

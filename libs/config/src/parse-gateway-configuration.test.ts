@@ -37,12 +37,21 @@ describe('parseGatewayConfiguration defaults', () => {
     const r = parseGatewayConfiguration(
       {
         ...base,
-        admission: { host: '::1', port: 0, tls: { certFile: 'tls/tls.crt', keyFile: '/abs/tls.key', clientCAFile: 'ca.crt' }, bearerTokenFile: 'token' },
+        admission: {
+          host: '::1',
+          port: 0,
+          tls: { certFile: 'tls/tls.crt', keyFile: '/abs/tls.key', clientCAFile: 'ca.crt' },
+          bearerTokenFile: 'token',
+        },
         metrics: { host: '0.0.0.0', port: 9000 },
         stateDir: 'state',
         plugins: [
           { name: 'pod-defaults', target: 'unix:///run/hookgate/pod-defaults.sock', stream: true },
-          { name: 'policy.example.com', target: '127.0.0.1:7001', tls: { caFile: 'plugin-ca.crt', certFile: 'c.crt', keyFile: 'c.key' } },
+          {
+            name: 'policy.example.com',
+            target: '127.0.0.1:7001',
+            tls: { caFile: 'plugin-ca.crt', certFile: 'c.crt', keyFile: 'c.key' },
+          },
         ],
         redis: { url: 'redis://127.0.0.1:6379/0' },
         kubernetes: { mode: 'kubeconfig', kubeconfig: 'kubeconfig' },
@@ -59,14 +68,23 @@ describe('parseGatewayConfiguration defaults', () => {
     expect(r.value.admission).toEqual({
       host: '::1',
       port: 0,
-      tls: { disabled: false, certFile: '/etc/hookgate/tls/tls.crt', keyFile: '/abs/tls.key', clientCAFile: '/etc/hookgate/ca.crt' },
+      tls: {
+        disabled: false,
+        certFile: '/etc/hookgate/tls/tls.crt',
+        keyFile: '/abs/tls.key',
+        clientCAFile: '/etc/hookgate/ca.crt',
+      },
       bearerTokenFile: '/etc/hookgate/token',
     });
     expect(r.value.stateDir).toBe('/etc/hookgate/state');
     expect(r.value.spoolDir).toBe('/etc/hookgate/state/spool');
     expect(r.value.plugins).toEqual([
       { name: 'pod-defaults', target: 'unix:///run/hookgate/pod-defaults.sock', stream: true },
-      { name: 'policy.example.com', target: '127.0.0.1:7001', tls: { caFile: '/etc/hookgate/plugin-ca.crt', certFile: '/etc/hookgate/c.crt', keyFile: '/etc/hookgate/c.key' } },
+      {
+        name: 'policy.example.com',
+        target: '127.0.0.1:7001',
+        tls: { caFile: '/etc/hookgate/plugin-ca.crt', certFile: '/etc/hookgate/c.crt', keyFile: '/etc/hookgate/c.key' },
+      },
     ]);
     expect(r.value.kubernetes).toEqual({ mode: 'kubeconfig', kubeconfig: '/etc/hookgate/kubeconfig' });
     expect(r.value.redis).toEqual({ url: 'redis://127.0.0.1:6379/0' });
@@ -75,7 +93,10 @@ describe('parseGatewayConfiguration defaults', () => {
   });
 
   it('adds the kubernetes.io/metadata.name label to static namespaces', () => {
-    const r = parseGatewayConfiguration({ ...base, namespaces: [{ name: 'team-a', labels: { env: 'prod' } }, { name: 'bare' }] }, env);
+    const r = parseGatewayConfiguration(
+      { ...base, namespaces: [{ name: 'team-a', labels: { env: 'prod' } }, { name: 'bare' }] },
+      env,
+    );
     expect(r.ok && r.value.namespaces).toEqual([
       { name: 'team-a', labels: { env: 'prod', 'kubernetes.io/metadata.name': 'team-a' } },
       { name: 'bare', labels: { 'kubernetes.io/metadata.name': 'bare' } },
@@ -90,32 +111,102 @@ describe('parseGatewayConfiguration defaults', () => {
 
 describe('parseGatewayConfiguration errors', () => {
   const cases: { name: string; doc: Record<string, unknown>; want: string[] }[] = [
-    { name: 'unknown top-level field, with a suggestion', doc: { admision: {} }, want: ['admision: Unknown field: did you mean "admission"?'] },
-    { name: 'unknown nested field', doc: { admission: { tls: { certfile: 'x' } } }, want: ['admission.tls.certfile: Unknown field: did you mean "certFile"?'] },
-    { name: 'unknown field without a close match', doc: { metrics: { scrapeInterval: '5s' } }, want: ['metrics.scrapeInterval: Unknown field'] },
-    { name: 'port as a string', doc: { admission: { port: '8443' } }, want: ['admission.port: Invalid value: "8443": must be an integer'] },
-    { name: 'port out of range', doc: { metrics: { port: 70000 } }, want: ['metrics.port: Invalid value: 70000: must be between 0 and 65535, inclusive'] },
-    { name: 'section of the wrong type', doc: { admission: 'yes' }, want: ['admission: Invalid value: "yes": must be an object'] },
-    { name: 'bad host', doc: { admission: { host: 'https://127.0.0.1' } }, want: ['admission.host: Invalid value: "https://127.0.0.1": must be an IP address or a DNS name, without scheme or port'] },
-    { name: 'listeners on the same port', doc: { admission: { port: 9000 }, metrics: { port: 9000 } }, want: ['metrics.port: Invalid value: 9000: must differ from admission.port on the same address'] },
-    { name: 'certFile without keyFile', doc: { admission: { tls: { certFile: 'a' } } }, want: ['admission.tls.keyFile: Required value: certFile and keyFile go together'] },
+    {
+      name: 'unknown top-level field, with a suggestion',
+      doc: { admision: {} },
+      want: ['admision: Unknown field: did you mean "admission"?'],
+    },
+    {
+      name: 'unknown nested field',
+      doc: { admission: { tls: { certfile: 'x' } } },
+      want: ['admission.tls.certfile: Unknown field: did you mean "certFile"?'],
+    },
+    {
+      name: 'unknown field without a close match',
+      doc: { metrics: { scrapeInterval: '5s' } },
+      want: ['metrics.scrapeInterval: Unknown field'],
+    },
+    {
+      name: 'port as a string',
+      doc: { admission: { port: '8443' } },
+      want: ['admission.port: Invalid value: "8443": must be an integer'],
+    },
+    {
+      name: 'port out of range',
+      doc: { metrics: { port: 70000 } },
+      want: ['metrics.port: Invalid value: 70000: must be between 0 and 65535, inclusive'],
+    },
+    {
+      name: 'section of the wrong type',
+      doc: { admission: 'yes' },
+      want: ['admission: Invalid value: "yes": must be an object'],
+    },
+    {
+      name: 'bad host',
+      doc: { admission: { host: 'https://127.0.0.1' } },
+      want: [
+        'admission.host: Invalid value: "https://127.0.0.1": must be an IP address or a DNS name, without scheme or port',
+      ],
+    },
+    {
+      name: 'listeners on the same port',
+      doc: { admission: { port: 9000 }, metrics: { port: 9000 } },
+      want: ['metrics.port: Invalid value: 9000: must differ from admission.port on the same address'],
+    },
+    {
+      name: 'certFile without keyFile',
+      doc: { admission: { tls: { certFile: 'a' } } },
+      want: ['admission.tls.keyFile: Required value: certFile and keyFile go together'],
+    },
     {
       name: 'TLS files with TLS disabled',
       doc: { admission: { tls: { disabled: true, clientCAFile: 'ca' } } },
       want: ['admission.tls.clientCAFile: Forbidden: may not be set when tls.disabled is true'],
     },
-    { name: 'plugin without name and target', doc: { plugins: [{}] }, want: ['plugins[0].name: Required value', 'plugins[0].target: Required value'] },
+    {
+      name: 'plugin without name and target',
+      doc: { plugins: [{}] },
+      want: ['plugins[0].name: Required value', 'plugins[0].target: Required value'],
+    },
     {
       name: 'duplicate plugin names and a bad target',
-      doc: { plugins: [{ name: 'p', target: '127.0.0.1:1' }, { name: 'p', target: 'localhost' }] },
-      want: ['plugins[1].name: Duplicate value: "p"', 'plugins[1].target: Invalid value: "localhost": must be unix:///absolute/path.sock or host:port ([::1]:port for IPv6)'],
+      doc: {
+        plugins: [
+          { name: 'p', target: '127.0.0.1:1' },
+          { name: 'p', target: 'localhost' },
+        ],
+      },
+      want: [
+        'plugins[1].name: Duplicate value: "p"',
+        'plugins[1].target: Invalid value: "localhost": must be unix:///absolute/path.sock or host:port ([::1]:port for IPv6)',
+      ],
     },
-    { name: 'plugin name not a DNS subdomain', doc: { plugins: [{ name: 'Pod_Defaults', target: '127.0.0.1:1' }] }, want: ['plugins[0].name: Invalid value: "Pod_Defaults": a lowercase RFC 1123 subdomain'] },
-    { name: 'plugin stream not a boolean', doc: { plugins: [{ name: 'p', target: '127.0.0.1:1', stream: 'yes' }] }, want: ['plugins[0].stream: Invalid value: "yes": must be true or false'] },
-    { name: 'redis URL of another scheme', doc: { redis: { url: 'http://127.0.0.1:6379' } }, want: ['redis.url: Invalid value: "http://127.0.0.1:6379": must be a redis:// or rediss:// URL'] },
+    {
+      name: 'plugin name not a DNS subdomain',
+      doc: { plugins: [{ name: 'Pod_Defaults', target: '127.0.0.1:1' }] },
+      want: ['plugins[0].name: Invalid value: "Pod_Defaults": a lowercase RFC 1123 subdomain'],
+    },
+    {
+      name: 'plugin stream not a boolean',
+      doc: { plugins: [{ name: 'p', target: '127.0.0.1:1', stream: 'yes' }] },
+      want: ['plugins[0].stream: Invalid value: "yes": must be true or false'],
+    },
+    {
+      name: 'redis URL of another scheme',
+      doc: { redis: { url: 'http://127.0.0.1:6379' } },
+      want: ['redis.url: Invalid value: "http://127.0.0.1:6379": must be a redis:// or rediss:// URL'],
+    },
     { name: 'redis without url', doc: { redis: {} }, want: ['redis.url: Required value'] },
-    { name: 'unknown kubernetes mode', doc: { kubernetes: { mode: 'incluster' } }, want: ['kubernetes.mode: Unsupported value: "incluster": supported values: "none", "kubeconfig", "inCluster"'] },
-    { name: 'kubeconfig without mode kubeconfig', doc: { kubernetes: { kubeconfig: '/k' } }, want: ['kubernetes.kubeconfig: Forbidden: may only be set when mode is kubeconfig'] },
+    {
+      name: 'unknown kubernetes mode',
+      doc: { kubernetes: { mode: 'incluster' } },
+      want: ['kubernetes.mode: Unsupported value: "incluster": supported values: "none", "kubeconfig", "inCluster"'],
+    },
+    {
+      name: 'kubeconfig without mode kubeconfig',
+      doc: { kubernetes: { kubeconfig: '/k' } },
+      want: ['kubernetes.kubeconfig: Forbidden: may only be set when mode is kubeconfig'],
+    },
     {
       name: 'static namespaces with an apiserver',
       doc: { kubernetes: { mode: 'inCluster' }, namespaces: [{ name: 'a' }] },
@@ -124,18 +215,46 @@ describe('parseGatewayConfiguration errors', () => {
     {
       name: 'bad namespace name, label and duplicate',
       doc: { namespaces: [{ name: 'Team_A' }, { name: 'b', labels: { 'bad key!': 'v' } }, { name: 'b' }] },
-      want: ['namespaces[0].name: Invalid value: "Team_A": a lowercase RFC 1123 label', 'namespaces[1].labels: Invalid value: "bad key!"', 'namespaces[2].name: Duplicate value: "b"'],
+      want: [
+        'namespaces[0].name: Invalid value: "Team_A": a lowercase RFC 1123 label',
+        'namespaces[1].labels: Invalid value: "bad key!"',
+        'namespaces[2].name: Duplicate value: "b"',
+      ],
     },
     {
       name: 'a name label that contradicts the name',
       doc: { namespaces: [{ name: 'a', labels: { 'kubernetes.io/metadata.name': 'b' } }] },
-      want: ['namespaces[0].labels[kubernetes.io/metadata.name]: Invalid value: "b": must be the namespace name (the apiserver sets it)'],
+      want: [
+        'namespaces[0].labels[kubernetes.io/metadata.name]: Invalid value: "b": must be the namespace name (the apiserver sets it)',
+      ],
     },
-    { name: 'safety margin too large', doc: { timeouts: { safetyMarginMs: 30000 } }, want: ['timeouts.safetyMarginMs: Invalid value: 30000: must be between 0 and 29999, inclusive'] },
-    { name: 'patchAnnotations not a boolean', doc: { audit: { patchAnnotations: 'yes' } }, want: ['audit.patchAnnotations: Invalid value: "yes": must be true or false'] },
-    { name: 'zero workers', doc: { workers: 0 }, want: ['workers: Invalid value: 0: must be between 1 and 256, inclusive'] },
-    { name: 'unknown log level', doc: { logLevel: 'verbose' } , want: ['logLevel: Unsupported value: "verbose": supported values: "fatal", "error", "warn", "info", "debug", "trace", "silent"'] },
-    { name: 'registry socket too long', doc: { registry: { socket: `/${'x'.repeat(120)}` } }, want: ['registry.socket: Invalid value: "/xxxx'] },
+    {
+      name: 'safety margin too large',
+      doc: { timeouts: { safetyMarginMs: 30000 } },
+      want: ['timeouts.safetyMarginMs: Invalid value: 30000: must be between 0 and 29999, inclusive'],
+    },
+    {
+      name: 'patchAnnotations not a boolean',
+      doc: { audit: { patchAnnotations: 'yes' } },
+      want: ['audit.patchAnnotations: Invalid value: "yes": must be true or false'],
+    },
+    {
+      name: 'zero workers',
+      doc: { workers: 0 },
+      want: ['workers: Invalid value: 0: must be between 1 and 256, inclusive'],
+    },
+    {
+      name: 'unknown log level',
+      doc: { logLevel: 'verbose' },
+      want: [
+        'logLevel: Unsupported value: "verbose": supported values: "fatal", "error", "warn", "info", "debug", "trace", "silent"',
+      ],
+    },
+    {
+      name: 'registry socket too long',
+      doc: { registry: { socket: `/${'x'.repeat(120)}` } },
+      want: ['registry.socket: Invalid value: "/xxxx'],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -149,7 +268,10 @@ describe('parseGatewayConfiguration errors', () => {
   }
 
   it('reports every problem of a document at once, each with its field and rule', () => {
-    const r = parseGatewayConfiguration({ ...base, admision: {}, workers: 0, plugins: [{ name: 'p' }], logLevel: 'loud' }, env);
+    const r = parseGatewayConfiguration(
+      { ...base, admision: {}, workers: 0, plugins: [{ name: 'p' }], logLevel: 'loud' },
+      env,
+    );
     expect(r.ok ? [] : r.error.map((e) => [e.field, e.rule])).toEqual([
       ['plugins[0].target', 'FieldValueRequired'],
       ['workers', 'FieldValueInvalid'],

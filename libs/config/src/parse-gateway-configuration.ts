@@ -5,7 +5,18 @@
  */
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
-import { FieldPath, duplicate, err, forbidden, invalid, isDns1123Label, isDns1123Subdomain, ok, required, validateLabels } from '@hookgate/admission';
+import {
+  FieldPath,
+  duplicate,
+  err,
+  forbidden,
+  invalid,
+  isDns1123Label,
+  isDns1123Subdomain,
+  ok,
+  required,
+  validateLabels,
+} from '@hookgate/admission';
 import type { Result } from '@hookgate/admission';
 import { LOG_LEVELS } from '@hookgate/observability';
 import type { DocumentIssue } from './config-error.js';
@@ -25,7 +36,10 @@ const PORT = { min: 0, max: 65535 };
 /** sun_path is 108 bytes including the terminating NUL. */
 const MAX_UNIX_SOCKET_PATH_BYTES = 107;
 
-export function parseGatewayConfiguration(document: unknown, env: DefaultingEnvironment): Result<GatewayConfiguration, DocumentIssue[]> {
+export function parseGatewayConfiguration(
+  document: unknown,
+  env: DefaultingEnvironment,
+): Result<GatewayConfiguration, DocumentIssue[]> {
   const issues: DocumentIssue[] = [];
   const top = new FieldReader(document, FieldPath.root(''), issues);
   const path = (p: string) => (isAbsolute(p) ? p : resolve(env.configDir, p));
@@ -43,7 +57,12 @@ export function parseGatewayConfiguration(document: unknown, env: DefaultingEnvi
   checkPortConflict(admission, metrics, top);
 
   const stateDirRaw = top.string('stateDir');
-  const stateDir = stateDirRaw !== undefined ? path(stateDirRaw) : env.isRoot ? DEFAULTS.rootStateDir : resolve(env.cwd, DEFAULTS.userStateDir);
+  const stateDir =
+    stateDirRaw !== undefined
+      ? path(stateDirRaw)
+      : env.isRoot
+        ? DEFAULTS.rootStateDir
+        : resolve(env.cwd, DEFAULTS.userStateDir);
   const spoolDir = optionalPath(top, 'spoolDir') ?? resolve(stateDir, 'spool');
 
   const plugins = readPlugins(top, optionalPath);
@@ -54,7 +73,11 @@ export function parseGatewayConfiguration(document: unknown, env: DefaultingEnvi
   const timeoutsReader = top.object('timeouts');
   const timeouts = {
     safetyMarginMs: timeoutsReader.int('safetyMarginMs', DEFAULTS.safetyMarginMs, { min: 0, max: 29_999 }),
-    defaultRequestTimeoutSeconds: timeoutsReader.int('defaultRequestTimeoutSeconds', DEFAULTS.defaultRequestTimeoutSeconds, { min: 1, max: 30 }),
+    defaultRequestTimeoutSeconds: timeoutsReader.int(
+      'defaultRequestTimeoutSeconds',
+      DEFAULTS.defaultRequestTimeoutSeconds,
+      { min: 1, max: 30 },
+    ),
   };
   timeoutsReader.finish();
 
@@ -65,9 +88,18 @@ export function parseGatewayConfiguration(document: unknown, env: DefaultingEnvi
   const workers = top.int('workers', Math.max(1, env.cpus), { min: 1, max: 256 });
 
   const registryReader = top.object('registry');
-  const registry = { disabled: registryReader.bool('disabled', false), socket: optionalPath(registryReader, 'socket') ?? resolve(stateDir, 'registry.sock') };
+  const registry = {
+    disabled: registryReader.bool('disabled', false),
+    socket: optionalPath(registryReader, 'socket') ?? resolve(stateDir, 'registry.sock'),
+  };
   if (!registry.disabled && Buffer.byteLength(registry.socket) > MAX_UNIX_SOCKET_PATH_BYTES) {
-    registryReader.report(invalid(registryReader.path.child('socket'), registry.socket, `must be at most ${MAX_UNIX_SOCKET_PATH_BYTES} bytes long (the unix socket path limit); set registry.socket or a shorter stateDir`));
+    registryReader.report(
+      invalid(
+        registryReader.path.child('socket'),
+        registry.socket,
+        `must be at most ${MAX_UNIX_SOCKET_PATH_BYTES} bytes long (the unix socket path limit); set registry.socket or a shorter stateDir`,
+      ),
+    );
   }
   registryReader.finish();
 
@@ -98,7 +130,8 @@ type PathReader = (r: FieldReader, name: string) => string | undefined;
 
 function readListener(r: FieldReader, defaultHost: string, defaultPort: number): MetricsListener {
   const host = r.string('host', defaultHost);
-  if (!isHost(host)) r.report(invalid(r.path.child('host'), host, 'must be an IP address or a DNS name, without scheme or port'));
+  if (!isHost(host))
+    r.report(invalid(r.path.child('host'), host, 'must be an IP address or a DNS name, without scheme or port'));
   return { host, port: r.int('port', defaultPort, PORT) };
 }
 
@@ -110,10 +143,16 @@ function readAdmission(r: FieldReader, optionalPath: PathReader): AdmissionListe
   const keyFile = optionalPath(t, 'keyFile');
   const clientCAFile = optionalPath(t, 'clientCAFile');
   if ((certFile === undefined) !== (keyFile === undefined)) {
-    t.report(required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'));
+    t.report(
+      required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'),
+    );
   }
   if (disabled) {
-    for (const [name, value] of [['certFile', certFile], ['keyFile', keyFile], ['clientCAFile', clientCAFile]] as const) {
+    for (const [name, value] of [
+      ['certFile', certFile],
+      ['keyFile', keyFile],
+      ['clientCAFile', clientCAFile],
+    ] as const) {
       if (value !== undefined) t.report(forbidden(t.path.child(name), 'may not be set when tls.disabled is true'));
     }
   }
@@ -123,7 +162,12 @@ function readAdmission(r: FieldReader, optionalPath: PathReader): AdmissionListe
   return {
     host,
     port,
-    tls: { disabled, ...(certFile ? { certFile } : {}), ...(keyFile ? { keyFile } : {}), ...(clientCAFile ? { clientCAFile } : {}) },
+    tls: {
+      disabled,
+      ...(certFile ? { certFile } : {}),
+      ...(keyFile ? { keyFile } : {}),
+      ...(clientCAFile ? { clientCAFile } : {}),
+    },
     ...(bearerTokenFile ? { bearerTokenFile } : {}),
   };
 }
@@ -133,7 +177,9 @@ function checkPortConflict(admission: AdmissionListener, metrics: MetricsListene
   const wildcard = (h: string) => h === '0.0.0.0' || h === '::';
   const overlap = admission.host === metrics.host || wildcard(admission.host) || wildcard(metrics.host);
   if (admission.port !== 0 && admission.port === metrics.port && overlap) {
-    top.report(invalid(top.path.child('metrics', 'port'), metrics.port, 'must differ from admission.port on the same address'));
+    top.report(
+      invalid(top.path.child('metrics', 'port'), metrics.port, 'must differ from admission.port on the same address'),
+    );
   }
 }
 
@@ -159,14 +205,17 @@ function readPlugins(top: FieldReader, optionalPath: PathReader): PluginConfigur
       const certFile = optionalPath(t, 'certFile');
       const keyFile = optionalPath(t, 'keyFile');
       if ((certFile === undefined) !== (keyFile === undefined)) {
-        t.report(required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'));
+        t.report(
+          required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'),
+        );
       }
       t.finish();
       tls = { ...(caFile ? { caFile } : {}), ...(certFile ? { certFile } : {}), ...(keyFile ? { keyFile } : {}) };
     }
     const stream = r.bool('stream');
     r.finish();
-    if (name !== undefined && target !== undefined) plugins.push({ name, target, ...(tls ? { tls } : {}), ...(stream !== undefined ? { stream } : {}) });
+    if (name !== undefined && target !== undefined)
+      plugins.push({ name, target, ...(tls ? { tls } : {}), ...(stream !== undefined ? { stream } : {}) });
   });
   return plugins;
 }
@@ -176,7 +225,8 @@ export function targetProblem(target: string): string | undefined {
   if (target.startsWith('unix:')) {
     if (!target.startsWith('unix:///')) return 'unix targets take an absolute path: unix:///run/hookgate/plugin.sock';
     const socket = target.slice('unix://'.length);
-    if (Buffer.byteLength(socket) > MAX_UNIX_SOCKET_PATH_BYTES) return `socket path must be at most ${MAX_UNIX_SOCKET_PATH_BYTES} bytes long`;
+    if (Buffer.byteLength(socket) > MAX_UNIX_SOCKET_PATH_BYTES)
+      return `socket path must be at most ${MAX_UNIX_SOCKET_PATH_BYTES} bytes long`;
     return undefined;
   }
   const m = /^(\[[^\]]+\]|[^:[\]/]+):(\d{1,5})$/.exec(target);
@@ -184,7 +234,8 @@ export function targetProblem(target: string): string | undefined {
   const rawHost = m[1]!;
   const bracketed = rawHost.startsWith('[');
   const host = bracketed ? rawHost.slice(1, -1) : rawHost;
-  if (bracketed ? isIP(host) !== 6 : !isHost(host)) return `host ${JSON.stringify(host)} is not an IP address or DNS name`;
+  if (bracketed ? isIP(host) !== 6 : !isHost(host))
+    return `host ${JSON.stringify(host)} is not an IP address or DNS name`;
   const port = Number(m[2]);
   if (port < 1 || port > 65535) return 'port must be between 1 and 65535, inclusive';
   return undefined;
@@ -212,7 +263,8 @@ function readRedis(top: FieldReader): { url: string } | undefined {
 function readKubernetes(r: FieldReader, optionalPath: PathReader): KubernetesAccess {
   const mode = r.oneOf('mode', ['none', 'kubeconfig', 'inCluster'] as const, 'none');
   const kubeconfig = optionalPath(r, 'kubeconfig');
-  if (kubeconfig !== undefined && mode !== 'kubeconfig') r.report(forbidden(r.path.child('kubeconfig'), 'may only be set when mode is kubeconfig'));
+  if (kubeconfig !== undefined && mode !== 'kubeconfig')
+    r.report(forbidden(r.path.child('kubeconfig'), 'may only be set when mode is kubeconfig'));
   r.finish();
   return mode === 'kubeconfig' && kubeconfig !== undefined ? { mode, kubeconfig } : { mode };
 }
@@ -221,7 +273,12 @@ function readNamespaces(top: FieldReader, kubernetes: KubernetesAccess): StaticN
   const listPath = top.path.child('namespaces');
   const items = top.list('namespaces');
   if (items.length > 0 && kubernetes.mode !== 'none') {
-    top.report(forbidden(listPath, 'static namespace labels are used only with kubernetes.mode none; with an apiserver the labels come from it'));
+    top.report(
+      forbidden(
+        listPath,
+        'static namespace labels are used only with kubernetes.mode none; with an apiserver the labels come from it',
+      ),
+    );
   }
   const seen = new Set<string>();
   const namespaces: StaticNamespace[] = [];
@@ -239,7 +296,13 @@ function readNamespaces(top: FieldReader, kubernetes: KubernetesAccess): StaticN
     const labels = labelErrors.length === 0 && labelsRaw !== undefined ? (labelsRaw as Record<string, string>) : {};
     const nameLabel = labels['kubernetes.io/metadata.name'];
     if (name !== undefined && nameLabel !== undefined && nameLabel !== name) {
-      r.report(invalid(r.path.child('labels').key('kubernetes.io/metadata.name'), nameLabel, 'must be the namespace name (the apiserver sets it)'));
+      r.report(
+        invalid(
+          r.path.child('labels').key('kubernetes.io/metadata.name'),
+          nameLabel,
+          'must be the namespace name (the apiserver sets it)',
+        ),
+      );
     }
     r.finish();
     if (name !== undefined) namespaces.push({ name, labels: { ...labels, 'kubernetes.io/metadata.name': name } });

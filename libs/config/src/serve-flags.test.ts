@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseGatewayConfiguration } from './parse-gateway-configuration.js';
 import { applyServeFlags } from './serve-flags.js';
 
-const parsed = parseGatewayConfiguration({ apiVersion: 'hookgate.dev/v1alpha1', kind: 'GatewayConfiguration' }, { configDir: '/c', cwd: '/w', isRoot: false, cpus: 1 });
+const parsed = parseGatewayConfiguration(
+  { apiVersion: 'hookgate.dev/v1alpha1', kind: 'GatewayConfiguration' },
+  { configDir: '/c', cwd: '/w', isRoot: false, cpus: 1 },
+);
 const gateway = parsed.ok ? parsed.value : undefined;
 
 describe('applyServeFlags', () => {

@@ -10,7 +10,11 @@ export interface ServeFlags {
 export function applyServeFlags(g: GatewayConfiguration, flags: ServeFlags): GatewayConfiguration {
   return {
     ...g,
-    admission: { ...g.admission, ...(flags.host !== undefined ? { host: flags.host } : {}), ...(flags.port !== undefined ? { port: flags.port } : {}) },
+    admission: {
+      ...g.admission,
+      ...(flags.host !== undefined ? { host: flags.host } : {}),
+      ...(flags.port !== undefined ? { port: flags.port } : {}),
+    },
     metrics: { ...g.metrics, ...(flags.metricsPort !== undefined ? { port: flags.metricsPort } : {}) },
   };
 }

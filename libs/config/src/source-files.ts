@@ -35,7 +35,15 @@ export async function readSourceFiles(path: string): Promise<Result<SourceFile[]
         .sort()
         .map((name) => join(root, name));
       if (files.length === 0) {
-        return err([{ file: root, document: 0, field: '', rule: 'DocumentMissing', message: 'the directory holds no *.yaml, *.yml or *.json file' }]);
+        return err([
+          {
+            file: root,
+            document: 0,
+            field: '',
+            rule: 'DocumentMissing',
+            message: 'the directory holds no *.yaml, *.yml or *.json file',
+          },
+        ]);
       }
     } else {
       files = [root];

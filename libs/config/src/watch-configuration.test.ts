@@ -26,7 +26,11 @@ async function watchOnce(path: string): Promise<{ changed: Promise<void> }> {
 
 describe('watchConfiguration', () => {
   const cases = [
-    { name: 'a file edited in place', path: () => join(dir, 'hookgate.yaml'), change: () => writeFile(join(dir, 'hookgate.yaml'), 'a: 2\n') },
+    {
+      name: 'a file edited in place',
+      path: () => join(dir, 'hookgate.yaml'),
+      change: () => writeFile(join(dir, 'hookgate.yaml'), 'a: 2\n'),
+    },
     {
       name: 'a file replaced by rename, as editors do',
       path: () => join(dir, 'hookgate.yaml'),
@@ -35,7 +39,11 @@ describe('watchConfiguration', () => {
         await rename(join(dir, '.hookgate.yaml.swp'), join(dir, 'hookgate.yaml'));
       },
     },
-    { name: 'a file added to a directory', path: () => dir, change: () => writeFile(join(dir, 'hooks.yaml'), 'b: 1\n') },
+    {
+      name: 'a file added to a directory',
+      path: () => dir,
+      change: () => writeFile(join(dir, 'hooks.yaml'), 'b: 1\n'),
+    },
     {
       name: 'a ConfigMap-style ..data swap next to a file',
       path: () => join(dir, 'hookgate.yaml'),

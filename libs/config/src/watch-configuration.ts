@@ -18,7 +18,11 @@ export interface ConfigurationWatch {
   close(): void;
 }
 
-export async function watchConfiguration(path: string, onChange: () => void, options: WatchOptions = {}): Promise<ConfigurationWatch> {
+export async function watchConfiguration(
+  path: string,
+  onChange: () => void,
+  options: WatchOptions = {},
+): Promise<ConfigurationWatch> {
   const root = resolve(path);
   const isDir = (await stat(root)).isDirectory();
   const dir = isDir ? root : dirname(root);

@@ -31,7 +31,14 @@ export function parseDocuments(file: string, text: string): { documents: SourceD
     const index = i + 1;
     if (doc.errors.length > 0) {
       for (const e of doc.errors) {
-        errors.push({ file, document: index, line: e.linePos?.[0].line, field: '', rule: 'YAMLSyntax', message: syntaxMessage(e.message) });
+        errors.push({
+          file,
+          document: index,
+          line: e.linePos?.[0].line,
+          field: '',
+          rule: 'YAMLSyntax',
+          message: syntaxMessage(e.message),
+        });
       }
       return;
     }
@@ -41,7 +48,14 @@ export function parseDocuments(file: string, text: string): { documents: SourceD
     } catch (e) {
       // yaml refuses documents whose aliases expand too far (a "billion laughs" file).
       const line = doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]).line : undefined;
-      errors.push({ file, document: index, ...(line !== undefined ? { line } : {}), field: '', rule: 'YAMLSyntax', message: syntaxMessage(e instanceof Error ? e.message : String(e)) });
+      errors.push({
+        file,
+        document: index,
+        ...(line !== undefined ? { line } : {}),
+        field: '',
+        rule: 'YAMLSyntax',
+        message: syntaxMessage(e instanceof Error ? e.message : String(e)),
+      });
       return;
     }
     // An empty document (a stray `---`, a file of comments) is not an error.

@@ -10,13 +10,24 @@ const workers: Worker[] = [];
 
 afterAll(async () => {
   await Promise.all(
-    workers.map((w) => (w.isDead() ? undefined : new Promise<void>((resolve) => { w.once('exit', () => resolve()); w.kill(); }))),
+    workers.map((w) =>
+      w.isDead()
+        ? undefined
+        : new Promise<void>((resolve) => {
+            w.once('exit', () => resolve());
+            w.kill();
+          }),
+    ),
   );
 });
 
 describe('clusterMetricsSource', () => {
   it('aggregates worker registries and appends the primary registry', async () => {
-    cluster.setupPrimary({ exec: fileURLToPath(new URL('./fixtures/metrics-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: true });
+    cluster.setupPrimary({
+      exec: fileURLToPath(new URL('./fixtures/metrics-worker.ts', import.meta.url)),
+      execArgv: ['--import', 'tsx'],
+      silent: true,
+    });
     const primary = createMetricsRegistry();
     new Gauge({ name: 'hookgate_cluster_workers', help: 'Workers running.', registers: [primary] }).set(2);
     const source = clusterMetricsSource(primary);
@@ -30,7 +41,9 @@ describe('clusterMetricsSource', () => {
     });
     await Promise.all(ready);
     const text = await source.collect();
-    expect(text).toContain('hookgate_admission_requests_total{phase="mutating",operation="CREATE",outcome="allowed"} 2');
+    expect(text).toContain(
+      'hookgate_admission_requests_total{phase="mutating",operation="CREATE",outcome="allowed"} 2',
+    );
     expect(text).toContain('hookgate_plugin_circuit_state{plugin="p1",state="open"} 1');
     expect(text).toContain('hookgate_plugin_circuit_state{plugin="p1",state="closed"} 1');
     expect(text).toContain('hookgate_config_generation 1');

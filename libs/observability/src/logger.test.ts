@@ -6,7 +6,8 @@ function capture() {
   const lines: Record<string, unknown>[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -19,8 +20,16 @@ describe('createLogger', () => {
     { name: 'top-level object', fields: { object: secret }, path: ['object'] },
     { name: 'top-level oldObject', fields: { oldObject: secret }, path: ['oldObject'] },
     { name: 'patch one level down', fields: { hook: { patch: [{ op: 'add' }] } }, path: ['hook', 'patch'] },
-    { name: 'request.object two levels down', fields: { review: { request: { object: secret } } }, path: ['review', 'request', 'object'] },
-    { name: 'authorization header', fields: { headers: { authorization: 'Bearer abc' } }, path: ['headers', 'authorization'] },
+    {
+      name: 'request.object two levels down',
+      fields: { review: { request: { object: secret } } },
+      path: ['review', 'request', 'object'],
+    },
+    {
+      name: 'authorization header',
+      fields: { headers: { authorization: 'Bearer abc' } },
+      path: ['headers', 'authorization'],
+    },
   ];
   for (const c of cases) {
     it(`redacts ${c.name}`, () => {
@@ -35,8 +44,18 @@ describe('createLogger', () => {
 
   it('writes base fields, the level label and keeps ordinary fields', () => {
     const { lines, destination } = capture();
-    createLogger({ component: 'gateway', base: { worker: 2 }, destination }).warn({ hook: 'a.example.com', uid: 'u1' }, 'slow');
-    expect(lines[0]).toMatchObject({ component: 'gateway', worker: 2, level: 'warn', hook: 'a.example.com', uid: 'u1', msg: 'slow' });
+    createLogger({ component: 'gateway', base: { worker: 2 }, destination }).warn(
+      { hook: 'a.example.com', uid: 'u1' },
+      'slow',
+    );
+    expect(lines[0]).toMatchObject({
+      component: 'gateway',
+      worker: 2,
+      level: 'warn',
+      hook: 'a.example.com',
+      uid: 'u1',
+      msg: 'slow',
+    });
     expect(typeof lines[0]!.time).toBe('string');
   });
 
@@ -57,7 +76,12 @@ describe('createLogger', () => {
   });
 
   it('recognises log levels', () => {
-    expect([isLogLevel('debug'), isLogLevel('silent'), isLogLevel('verbose'), isLogLevel(3)]).toEqual([true, true, false, false]);
+    expect([isLogLevel('debug'), isLogLevel('silent'), isLogLevel('verbose'), isLogLevel(3)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clampCode, createGatewayMetrics, createMetricsRegistry, forgetPlugin, recordConfigReload, setCircuitState } from './metrics.js';
+import {
+  clampCode,
+  createGatewayMetrics,
+  createMetricsRegistry,
+  forgetPlugin,
+  recordConfigReload,
+  setCircuitState,
+} from './metrics.js';
 
 describe('createGatewayMetrics', () => {
   it('registers every metric under hookgate_ with Prometheus naming', async () => {
@@ -7,19 +14,31 @@ describe('createGatewayMetrics', () => {
     createGatewayMetrics(registry);
     const names = (await registry.getMetricsAsJSON()).map((m) => m.name);
     expect(names).toHaveLength(19);
-    for (const name of names) expect(name).toMatch(/^hookgate_[a-z_]+(_total|_seconds|_state|_successful|_generation)$/);
+    for (const name of names)
+      expect(name).toMatch(/^hookgate_[a-z_]+(_total|_seconds|_state|_successful|_generation)$/);
   });
 
   it('renders the apiserver-style hook series', async () => {
     const registry = createMetricsRegistry();
     const m = createGatewayMetrics(registry);
-    m.hookRejections.inc({ name: 'nonStatusError', phase: 'validating', operation: 'UPDATE', error_type: 'calling_webhook_error', rejection_code: '503' });
-    m.hookDuration.observe({ name: 'a.example.com', phase: 'mutating', operation: 'CREATE', rejected: 'false' }, 0.0003);
+    m.hookRejections.inc({
+      name: 'nonStatusError',
+      phase: 'validating',
+      operation: 'UPDATE',
+      error_type: 'calling_webhook_error',
+      rejection_code: '503',
+    });
+    m.hookDuration.observe(
+      { name: 'a.example.com', phase: 'mutating', operation: 'CREATE', rejected: 'false' },
+      0.0003,
+    );
     const text = await registry.metrics();
     expect(text).toContain(
       'hookgate_webhook_rejections_total{name="nonStatusError",phase="validating",operation="UPDATE",error_type="calling_webhook_error",rejection_code="503"} 1',
     );
-    expect(text).toContain('hookgate_webhook_admission_duration_seconds_bucket{le="0.0005",name="a.example.com",phase="mutating",operation="CREATE",rejected="false"} 1');
+    expect(text).toContain(
+      'hookgate_webhook_admission_duration_seconds_bucket{le="0.0005",name="a.example.com",phase="mutating",operation="CREATE",rejected="false"} 1',
+    );
   });
 
   it('keeps one circuit state at 1 and forgets deregistered plugins', async () => {
@@ -28,7 +47,11 @@ describe('createGatewayMetrics', () => {
     setCircuitState(m, 'pod-defaults', 'closed');
     setCircuitState(m, 'pod-defaults', 'open');
     const values = (await m.circuitState.get()).values.map((v) => [v.labels.state, v.value]);
-    expect(values).toEqual([['closed', 0], ['open', 1], ['half-open', 0]]);
+    expect(values).toEqual([
+      ['closed', 0],
+      ['open', 1],
+      ['half-open', 0],
+    ]);
     forgetPlugin(m, 'pod-defaults');
     expect((await m.circuitState.get()).values).toEqual([]);
   });

@@ -96,7 +96,7 @@ export function createGatewayMetrics(registry: Registry) {
     }),
     matchConditionDuration: new Histogram<'name' | 'phase' | 'operation'>({
       name: 'hookgate_match_condition_evaluation_seconds',
-      help: 'Time to evaluate a hook\'s matchConditions.',
+      help: "Time to evaluate a hook's matchConditions.",
       labelNames: ['name', 'phase', 'operation'],
       buckets: MATCH_CONDITION_BUCKETS,
       registers,
@@ -154,7 +154,7 @@ export function createGatewayMetrics(registry: Registry) {
     }),
     tlsCertificateExpiry: new Gauge({
       name: 'hookgate_tls_serving_certificate_expiry_timestamp_seconds',
-      help: 'Unix time at which the admission listener\'s serving certificate expires.',
+      help: "Unix time at which the admission listener's serving certificate expires.",
       aggregator: 'min',
       registers,
     }),

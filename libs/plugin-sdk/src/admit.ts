@@ -13,7 +13,11 @@ import { HookContext } from './hook-context.js';
 import type { HookSpec, Plugin } from './types.js';
 
 /** `request` is set once decoded, for logs (kind, namespace/name, uid; never contents). */
-export type AdmitDone = (error: HookCallError | null, response: AdmitResponse | null, request: AdmissionRequest | undefined) => void;
+export type AdmitDone = (
+  error: HookCallError | null,
+  response: AdmitResponse | null,
+  request: AdmissionRequest | undefined,
+) => void;
 
 export function admit(plugin: Plugin, message: AdmitRequest__Output, done: AdmitDone): void {
   let spec: HookSpec;
@@ -91,5 +95,9 @@ function findHook(plugin: Plugin, message: AdmitRequest__Output): HookSpec {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

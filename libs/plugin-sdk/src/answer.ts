@@ -22,7 +22,10 @@ export function answerValidation(ctx: HookContext, result: unknown): AdmitRespon
 export function answerMutation(ctx: HookContext, result: unknown): AdmitResponse {
   if (result === undefined || result === null) return allowResponse(ctx, undefined);
   if (!isRecord(result)) {
-    throw invalidResult(ctx, `a mutating hook must return the modified object, { patch }, a denial or nothing, not ${describeType(result)}`);
+    throw invalidResult(
+      ctx,
+      `a mutating hook must return the modified object, { patch }, a denial or nothing, not ${describeType(result)}`,
+    );
   }
   if (!looksLikeObject(result)) {
     if (Array.isArray(result.patch)) return patchResponse(ctx, checkPatch(ctx, result.patch), result);
@@ -44,7 +47,8 @@ function allowResponse(ctx: HookContext, result: Fields | undefined): AdmitRespo
 function denyResponse(ctx: HookContext, result: Fields): AdmitResponse {
   const deny = result as unknown as Deny;
   if (typeof deny.message !== 'string') throw invalidResult(ctx, 'a denial needs a message (string)');
-  if (deny.code !== undefined && !Number.isInteger(deny.code)) throw invalidResult(ctx, 'a denial code must be an integer');
+  if (deny.code !== undefined && !Number.isInteger(deny.code))
+    throw invalidResult(ctx, 'a denial code must be an integer');
   const reply: AdmitResponse = {
     uid: ctx.uid,
     allowed: false,
@@ -62,7 +66,8 @@ function patchResponse(ctx: HookContext, ops: readonly PatchOperation[], result:
 /** Warnings from the result and from ctx.warn(), annotations and side effects from the context. */
 function withExtras(ctx: HookContext, reply: AdmitResponse, result: Fields | undefined): AdmitResponse {
   const fromResult = result?.warnings;
-  if (fromResult !== undefined && !isStringArray(fromResult)) throw invalidResult(ctx, 'warnings must be an array of strings');
+  if (fromResult !== undefined && !isStringArray(fromResult))
+    throw invalidResult(ctx, 'warnings must be an array of strings');
   if (ctx.warnings !== undefined || fromResult !== undefined) {
     reply.warnings = [...(ctx.warnings ?? []), ...((fromResult as string[] | undefined) ?? [])];
   }

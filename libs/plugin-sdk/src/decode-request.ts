@@ -48,7 +48,10 @@ function decodeWhole(message: AdmitRequest__Output): AdmissionRequest {
   const usesBase = message.baseRequest.length > 0;
   const bytes = usesBase ? message.baseRequest : message.request;
   if (bytes.length === 0) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `call for hook ${JSON.stringify(message.hook)} carries no request`);
+    throw new HookCallError(
+      status.INVALID_ARGUMENT,
+      `call for hook ${JSON.stringify(message.hook)} carries no request`,
+    );
   }
   const request = parseStanza(bytes, message, 'request', usesBase);
   if (usesBase && message.patch.length > 2) applyObjectPatch(request, message);
@@ -56,16 +59,27 @@ function decodeWhole(message: AdmitRequest__Output): AdmissionRequest {
   return request;
 }
 
-function parseStanza(bytes: Buffer, message: AdmitRequest__Output, what: string, mayBeReview = false): AdmissionRequest {
+function parseStanza(
+  bytes: Buffer,
+  message: AdmitRequest__Output,
+  what: string,
+  mayBeReview = false,
+): AdmissionRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `${what} for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`);
+    throw new HookCallError(
+      status.INVALID_ARGUMENT,
+      `${what} for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`,
+    );
   }
   const request = mayBeReview ? stanzaOf(parsed) : parsed;
   if (!isRequestStanza(request)) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `${what} for hook ${JSON.stringify(message.hook)} is not an AdmissionRequest`);
+    throw new HookCallError(
+      status.INVALID_ARGUMENT,
+      `${what} for hook ${JSON.stringify(message.hook)} is not an AdmissionRequest`,
+    );
   }
   return request;
 }
@@ -79,7 +93,12 @@ function stanzaOf(parsed: unknown): unknown {
 }
 
 function isRequestStanza(value: unknown): value is AdmissionRequest {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as { operation?: unknown }).operation === 'string';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    typeof (value as { operation?: unknown }).operation === 'string'
+  );
 }
 
 function applyObjectPatch(request: AdmissionRequest, message: AdmitRequest__Output): void {
@@ -87,16 +106,30 @@ function applyObjectPatch(request: AdmissionRequest, message: AdmitRequest__Outp
   try {
     ops = JSON.parse(message.patch.toString('utf8')) as PatchOperation[];
   } catch (error) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `patch for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`);
+    throw new HookCallError(
+      status.INVALID_ARGUMENT,
+      `patch for hook ${JSON.stringify(message.hook)} is not valid JSON: ${describeError(error)}`,
+    );
   }
   if (!Array.isArray(ops)) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `patch for hook ${JSON.stringify(message.hook)} is not a JSON array`);
+    throw new HookCallError(
+      status.INVALID_ARGUMENT,
+      `patch for hook ${JSON.stringify(message.hook)} is not a JSON array`,
+    );
   }
   if (ops.length === 0) return;
   try {
     // validate=false: the gateway applied the same patch already; mutate in place, no copy.
-    request.object = fastJsonPatch.applyPatch(request.object ?? null, ops as fastJsonPatch.Operation[], false, true).newDocument;
+    request.object = fastJsonPatch.applyPatch(
+      request.object ?? null,
+      ops as fastJsonPatch.Operation[],
+      false,
+      true,
+    ).newDocument;
   } catch (error) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `patch for hook ${JSON.stringify(message.hook)} does not apply to the request object: ${describeError(error)}`);
+    throw new HookCallError(
+      status.INVALID_ARGUMENT,
+      `patch for hook ${JSON.stringify(message.hook)} does not apply to the request object: ${describeError(error)}`,
+    );
   }
 }

@@ -4,12 +4,32 @@ import type { PluginSpec } from './types.js';
 
 describe('definePlugin', () => {
   const invalid: { name: string; spec: unknown; problem: string }[] = [
-    { name: 'no name', spec: { name: '', hooks: { h: { phase: 'validating', validate: () => ({ allowed: true }) } } }, problem: 'name: must be a non-empty string' },
+    {
+      name: 'no name',
+      spec: { name: '', hooks: { h: { phase: 'validating', validate: () => ({ allowed: true }) } } },
+      problem: 'name: must be a non-empty string',
+    },
     { name: 'no hooks', spec: { name: 'p', hooks: {} }, problem: 'hooks: declare at least one hook' },
-    { name: 'unknown phase', spec: { name: 'p', hooks: { h: { phase: 'audit', validate: () => ({ allowed: true }) } } }, problem: 'hooks["h"]: phase must be "mutating" or "validating", got "audit"' },
-    { name: 'mutating without mutate', spec: { name: 'p', hooks: { h: { phase: 'mutating', validate: () => ({ allowed: true }) } } }, problem: 'hooks["h"]: a mutating hook needs mutate(request)' },
-    { name: 'validating without validate', spec: { name: 'p', hooks: { h: { phase: 'validating' } } }, problem: 'hooks["h"]: a validating hook needs validate(request)' },
-    { name: 'reconcile not a function', spec: { name: 'p', hooks: { h: { phase: 'validating', validate: () => ({ allowed: true }) } }, reconcile: 1 }, problem: 'reconcile: must be a function' },
+    {
+      name: 'unknown phase',
+      spec: { name: 'p', hooks: { h: { phase: 'audit', validate: () => ({ allowed: true }) } } },
+      problem: 'hooks["h"]: phase must be "mutating" or "validating", got "audit"',
+    },
+    {
+      name: 'mutating without mutate',
+      spec: { name: 'p', hooks: { h: { phase: 'mutating', validate: () => ({ allowed: true }) } } },
+      problem: 'hooks["h"]: a mutating hook needs mutate(request)',
+    },
+    {
+      name: 'validating without validate',
+      spec: { name: 'p', hooks: { h: { phase: 'validating' } } },
+      problem: 'hooks["h"]: a validating hook needs validate(request)',
+    },
+    {
+      name: 'reconcile not a function',
+      spec: { name: 'p', hooks: { h: { phase: 'validating', validate: () => ({ allowed: true }) } }, reconcile: 1 },
+      problem: 'reconcile: must be a function',
+    },
   ];
   for (const c of invalid) {
     it(`refuses ${c.name}`, () => {
@@ -26,7 +46,10 @@ describe('definePlugin', () => {
   it('returns a frozen plugin with the hooks by name', () => {
     const plugin = definePlugin({
       name: 'p',
-      hooks: { 'a.example.com': { phase: 'validating', validate: () => ({ allowed: true }) }, 'b.example.com': { phase: 'mutating', mutate: () => undefined } },
+      hooks: {
+        'a.example.com': { phase: 'validating', validate: () => ({ allowed: true }) },
+        'b.example.com': { phase: 'mutating', mutate: () => undefined },
+      },
     });
     expect(Object.isFrozen(plugin)).toBe(true);
     expect([...plugin.hooks.keys()]).toEqual(['a.example.com', 'b.example.com']);

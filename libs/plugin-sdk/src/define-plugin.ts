@@ -20,7 +20,8 @@ export function definePlugin(spec: PluginSpec): Plugin {
     if (problem) problems.push(`hooks[${JSON.stringify(hookName)}]: ${problem}`);
     else hooks.set(hookName, hook);
   }
-  if (spec.reconcile !== undefined && typeof spec.reconcile !== 'function') problems.push('reconcile: must be a function');
+  if (spec.reconcile !== undefined && typeof spec.reconcile !== 'function')
+    problems.push('reconcile: must be a function');
   if (problems.length > 0) {
     throw new PluginDefinitionError(`invalid plugin ${JSON.stringify(spec.name)}: ${problems.join('; ')}`);
   }
@@ -30,7 +31,9 @@ export function definePlugin(spec: PluginSpec): Plugin {
 function checkHook(name: string, hook: HookSpec): string | undefined {
   if (name.trim() === '') return 'the hook name must be the webhook name, not empty';
   if (hook === null || typeof hook !== 'object') return 'must be an object with phase and a handler';
-  if (hook.phase === 'mutating') return typeof hook.mutate === 'function' ? undefined : 'a mutating hook needs mutate(request)';
-  if (hook.phase === 'validating') return typeof hook.validate === 'function' ? undefined : 'a validating hook needs validate(request)';
+  if (hook.phase === 'mutating')
+    return typeof hook.mutate === 'function' ? undefined : 'a mutating hook needs mutate(request)';
+  if (hook.phase === 'validating')
+    return typeof hook.validate === 'function' ? undefined : 'a validating hook needs validate(request)';
   return `phase must be "mutating" or "validating", got ${JSON.stringify((hook as { phase?: unknown }).phase)}`;
 }

@@ -27,5 +27,7 @@ export function describeError(error: unknown): string {
 }
 
 export function handlerFailed(hook: string, error: unknown): HookCallError {
-  return new HookCallError(status.INTERNAL, `hook ${JSON.stringify(hook)} failed: ${describeError(error)}`, { cause: error });
+  return new HookCallError(status.INTERNAL, `hook ${JSON.stringify(hook)} failed: ${describeError(error)}`, {
+    cause: error,
+  });
 }

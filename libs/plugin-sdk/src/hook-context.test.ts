@@ -37,7 +37,13 @@ describe('HookContext.object', () => {
   });
 
   it('has no object for a request without one', () => {
-    const ctx = new HookContext('h', 'mutating', 0, decodedSource({ ...request({} as KubeObject), object: null }), true);
+    const ctx = new HookContext(
+      'h',
+      'mutating',
+      0,
+      decodedSource({ ...request({} as KubeObject), object: null }),
+      true,
+    );
     expect(ctx.object).toBeUndefined();
   });
 });

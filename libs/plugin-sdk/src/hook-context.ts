@@ -3,7 +3,14 @@
  * extra arrays (side effects, warnings, annotations) are only allocated when used.
  */
 import { cloneJsonValue } from '@hookgate/admission';
-import type { AdmissionRequest, GroupVersionKind, GroupVersionResource, JsonValue, Operation, UserInfo } from '@hookgate/admission';
+import type {
+  AdmissionRequest,
+  GroupVersionKind,
+  GroupVersionResource,
+  JsonValue,
+  Operation,
+  UserInfo,
+} from '@hookgate/admission';
 import type { ProtoSideEffect } from '@hookgate/proto';
 import type { RequestSource } from './decode-request.js';
 import type { HookRequest, KubeObject, SideEffectPayload } from './types.js';
@@ -67,7 +74,8 @@ export class HookContext implements HookRequest<KubeObject> {
   get object(): KubeObject | undefined {
     if (!this.#objectRead) {
       const original = this.original;
-      this.#object = this.#ownCopy && original !== undefined ? (cloneJsonValue(original as JsonValue) as KubeObject) : original;
+      this.#object =
+        this.#ownCopy && original !== undefined ? (cloneJsonValue(original as JsonValue) as KubeObject) : original;
       this.#objectRead = true;
     }
     return this.#object;
@@ -79,7 +87,9 @@ export class HookContext implements HookRequest<KubeObject> {
 
   reportSideEffect(kind: string, key: string, payload?: SideEffectPayload): void {
     if (typeof kind !== 'string' || kind === '' || typeof key !== 'string' || key === '') {
-      throw new TypeError(`reportSideEffect(kind, key): both must be non-empty strings (hook ${JSON.stringify(this.hook)})`);
+      throw new TypeError(
+        `reportSideEffect(kind, key): both must be non-empty strings (hook ${JSON.stringify(this.hook)})`,
+      );
     }
     (this.sideEffects ??= []).push({ kind, key, payload: encodePayload(payload) });
   }

@@ -8,11 +8,31 @@ import { eventually, tempDir } from '../test/fixtures.js';
 
 describe('parseListen', () => {
   const cases = [
-    { name: 'absolute unix socket', listen: 'unix:///run/hookgate/p.sock', want: { kind: 'unix', path: '/run/hookgate/p.sock' }, bind: 'unix:/run/hookgate/p.sock' },
-    { name: 'relative unix socket', listen: 'unix:p.sock', want: { kind: 'unix', path: 'p.sock' }, bind: 'unix:p.sock' },
-    { name: 'IPv4 host and port', listen: '127.0.0.1:7001', want: { kind: 'tcp', host: '127.0.0.1', port: 7001 }, bind: '127.0.0.1:7001' },
+    {
+      name: 'absolute unix socket',
+      listen: 'unix:///run/hookgate/p.sock',
+      want: { kind: 'unix', path: '/run/hookgate/p.sock' },
+      bind: 'unix:/run/hookgate/p.sock',
+    },
+    {
+      name: 'relative unix socket',
+      listen: 'unix:p.sock',
+      want: { kind: 'unix', path: 'p.sock' },
+      bind: 'unix:p.sock',
+    },
+    {
+      name: 'IPv4 host and port',
+      listen: '127.0.0.1:7001',
+      want: { kind: 'tcp', host: '127.0.0.1', port: 7001 },
+      bind: '127.0.0.1:7001',
+    },
     { name: 'IPv6 host in brackets', listen: '[::1]:0', want: { kind: 'tcp', host: '::1', port: 0 }, bind: '[::1]:0' },
-    { name: 'empty host means all interfaces', listen: ':7001', want: { kind: 'tcp', host: '', port: 7001 }, bind: '0.0.0.0:7001' },
+    {
+      name: 'empty host means all interfaces',
+      listen: ':7001',
+      want: { kind: 'tcp', host: '', port: 7001 },
+      bind: '0.0.0.0:7001',
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -38,7 +58,11 @@ describe('removeStaleSocket', () => {
     const stale = path.join(tmp.dir, 'stale.sock');
     const live = path.join(tmp.dir, 'live.sock');
     // A process killed with SIGKILL leaves its socket file behind.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const server = net.createServer();
     try {
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));

@@ -2,7 +2,9 @@
 import { lstat, unlink } from 'node:fs/promises';
 import net from 'node:net';
 
-export type ListenAddress = { readonly kind: 'unix'; readonly path: string } | { readonly kind: 'tcp'; readonly host: string; readonly port: number };
+export type ListenAddress =
+  | { readonly kind: 'unix'; readonly path: string }
+  | { readonly kind: 'tcp'; readonly host: string; readonly port: number };
 
 export function parseListen(listen: string): ListenAddress {
   if (listen.startsWith('unix://')) return { kind: 'unix', path: listen.slice('unix://'.length) };

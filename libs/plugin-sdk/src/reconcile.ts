@@ -24,7 +24,10 @@ export async function reconcile(plugin: Plugin, message: ReconcileRequest__Outpu
   }
   if (result === undefined || result === null) return { done: true };
   if (typeof result !== 'object' || typeof result.done !== 'boolean') {
-    throw new HookCallError(status.INTERNAL, `reconcile handler of plugin ${JSON.stringify(plugin.name)} must return { done, message?, retryAfterMs? } or nothing`);
+    throw new HookCallError(
+      status.INTERNAL,
+      `reconcile handler of plugin ${JSON.stringify(plugin.name)} must return { done, message?, retryAfterMs? } or nothing`,
+    );
   }
   return {
     done: result.done,
@@ -34,16 +37,23 @@ export async function reconcile(plugin: Plugin, message: ReconcileRequest__Outpu
 }
 
 function decodeReconcile(message: ReconcileRequest__Output): ReconcileRequest {
-  if (message.sideEffect === null) throw new HookCallError(status.INVALID_ARGUMENT, 'reconcile request carries no side effect');
+  if (message.sideEffect === null)
+    throw new HookCallError(status.INVALID_ARGUMENT, 'reconcile request carries no side effect');
   if (!OUTCOMES.has(message.outcome)) {
-    throw new HookCallError(status.INVALID_ARGUMENT, `reconcile request has outcome ${message.outcome}; expected PERSISTED, NOT_PERSISTED or UNKNOWN`);
+    throw new HookCallError(
+      status.INVALID_ARGUMENT,
+      `reconcile request has outcome ${message.outcome}; expected PERSISTED, NOT_PERSISTED or UNKNOWN`,
+    );
   }
   let object;
   if (message.object.length > 0) {
     try {
       object = asObject(JSON.parse(message.object.toString('utf8')));
     } catch (error) {
-      throw new HookCallError(status.INVALID_ARGUMENT, `reconcile request object is not valid JSON: ${describeError(error)}`);
+      throw new HookCallError(
+        status.INVALID_ARGUMENT,
+        `reconcile request object is not valid JSON: ${describeError(error)}`,
+      );
     }
   }
   const a = message.admission;

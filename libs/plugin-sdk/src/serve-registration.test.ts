@@ -12,10 +12,17 @@ import { definePlugin } from './define-plugin.js';
 import { servePlugin, type PluginServer } from './serve.js';
 import { eventually, tempDir } from '../test/fixtures.js';
 
-const plugin = definePlugin({ name: 'labels', hooks: { 'labels.example.com': { phase: 'validating', validate: () => ({ allowed: true }) } } });
-const configuration = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: labels}\n';
+const plugin = definePlugin({
+  name: 'labels',
+  hooks: { 'labels.example.com': { phase: 'validating', validate: () => ({ allowed: true }) } },
+});
+const configuration =
+  'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: labels}\n';
 
-async function startRegistry(socket: string, calls: { register: RegisterRequest__Output[]; deregister: string[] }): Promise<grpc.Server> {
+async function startRegistry(
+  socket: string,
+  calls: { register: RegisterRequest__Output[]; deregister: string[] },
+): Promise<grpc.Server> {
   const server = new grpc.Server();
   const handlers: RegistryHandlers = {
     Register: (call, callback) => {
@@ -28,7 +35,9 @@ async function startRegistry(socket: string, calls: { register: RegisterRequest_
     },
   };
   server.addService(RegistryService, handlers);
-  await new Promise<number>((resolve, reject) => server.bindAsync(`unix:${socket}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`unix:${socket}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   return server;
 }
 
@@ -47,11 +56,20 @@ describe('servePlugin registers with the gateway', () => {
     const server: PluginServer = await servePlugin(plugin, {
       listen: `unix://${path.join(tmp.dir, 'labels.sock')}`,
       logger: false,
-      register: { registry: `unix://${path.join(tmp.dir, 'registry.sock')}`, configurations: [configuration], leaseSeconds: 10 },
+      register: {
+        registry: `unix://${path.join(tmp.dir, 'registry.sock')}`,
+        configurations: [configuration],
+        leaseSeconds: 10,
+      },
     });
     toStop.push(() => server.shutdown(100));
 
-    expect(server.registration?.state).toEqual({ registered: true, hooks: ['labels/labels.example.com'], leaseSeconds: 3, lastError: undefined });
+    expect(server.registration?.state).toEqual({
+      registered: true,
+      hooks: ['labels/labels.example.com'],
+      leaseSeconds: 3,
+      lastError: undefined,
+    });
     expect(calls.register[0]).toEqual({
       plugin: 'labels',
       target: server.target,
@@ -96,7 +114,11 @@ describe('servePlugin registers with the gateway', () => {
     const server = await servePlugin(plugin, {
       listen: `unix://${path.join(tmp.dir, 'labels.sock')}`,
       logger: false,
-      register: { registry: path.join(tmp.dir, 'registry.sock'), configurations: [configuration], deregisterOnShutdown },
+      register: {
+        registry: path.join(tmp.dir, 'registry.sock'),
+        configurations: [configuration],
+        deregisterOnShutdown,
+      },
     });
     expect(server.registration?.state.registered).toBe(true);
     await server.shutdown(100);

@@ -2,10 +2,25 @@
 import * as grpc from '@grpc/grpc-js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdmitResponse__Output, HealthCheckResponse__Output, ReconcileResponse__Output, DescribeResponse__Output } from '@hookgate/proto';
+import type {
+  AdmitResponse__Output,
+  HealthCheckResponse__Output,
+  ReconcileResponse__Output,
+  DescribeResponse__Output,
+} from '@hookgate/proto';
 import { definePlugin } from './define-plugin.js';
 import { servePlugin, type PluginServer } from './serve.js';
-import { admitMessage, eventually, gate, parsePatch, podRequest, rawClients, tempDir, unaryAdmit, type RawClients } from '../test/fixtures.js';
+import {
+  admitMessage,
+  eventually,
+  gate,
+  parsePatch,
+  podRequest,
+  rawClients,
+  tempDir,
+  unaryAdmit,
+  type RawClients,
+} from '../test/fixtures.js';
 
 let slowGate = gate();
 let slowCalls = 0;
@@ -14,7 +29,10 @@ const plugin = definePlugin({
   name: 'sdk-test',
   hooks: {
     allow: { phase: 'validating', validate: () => ({ allowed: true }) },
-    deny: { phase: 'validating', validate: () => ({ allowed: false, message: 'pods in shop need an owner', code: 403 }) },
+    deny: {
+      phase: 'validating',
+      validate: () => ({ allowed: false, message: 'pods in shop need an owner', code: 403 }),
+    },
     patch: {
       phase: 'mutating',
       mutate(req) {
@@ -39,7 +57,9 @@ const plugin = definePlugin({
     },
   },
   reconcile: (req) =>
-    req.outcome === 'NOT_PERSISTED' ? { done: true, message: `released ${req.sideEffect.key}` } : { done: false, retryAfterMs: 250, message: `attempt ${req.attempt}` },
+    req.outcome === 'NOT_PERSISTED'
+      ? { done: true, message: `released ${req.sideEffect.key}` }
+      : { done: false, retryAfterMs: 250, message: `attempt ${req.attempt}` },
 });
 
 const pod = podRequest();
@@ -66,10 +86,27 @@ for (const transport of ['unix', 'tcp'] as const) {
       await cleanup();
     });
 
-    const unary: { name: string; hook: string; phase: 'MUTATING' | 'VALIDATING'; want: Partial<AdmitResponse__Output>; patch?: unknown }[] = [
+    const unary: {
+      name: string;
+      hook: string;
+      phase: 'MUTATING' | 'VALIDATING';
+      want: Partial<AdmitResponse__Output>;
+      patch?: unknown;
+    }[] = [
       { name: 'allow', hook: 'allow', phase: 'VALIDATING', want: { allowed: true, uid: pod.uid } },
-      { name: 'deny', hook: 'deny', phase: 'VALIDATING', want: { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'pods in shop need an owner' } } },
-      { name: 'patch', hook: 'patch', phase: 'MUTATING', want: { allowed: true }, patch: [{ op: 'add', path: '/metadata/annotations', value: { owner: 'team-a' } }] },
+      {
+        name: 'deny',
+        hook: 'deny',
+        phase: 'VALIDATING',
+        want: { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'pods in shop need an owner' } },
+      },
+      {
+        name: 'patch',
+        hook: 'patch',
+        phase: 'MUTATING',
+        want: { allowed: true },
+        patch: [{ op: 'add', path: '/metadata/annotations', value: { owner: 'team-a' } }],
+      },
     ];
     for (const c of unary) {
       it(`unary Admit: ${c.name}`, async () => {
@@ -81,8 +118,18 @@ for (const transport of ['unix', 'tcp'] as const) {
     }
 
     const failures: { name: string; hook: string; code: grpc.status; text: string }[] = [
-      { name: 'a throwing handler is INTERNAL naming the hook', hook: 'throw', code: grpc.status.INTERNAL, text: 'hook "throw" failed: database unreachable' },
-      { name: 'an unknown hook is NOT_FOUND', hook: 'missing', code: grpc.status.NOT_FOUND, text: 'plugin "sdk-test" has no hook "missing"' },
+      {
+        name: 'a throwing handler is INTERNAL naming the hook',
+        hook: 'throw',
+        code: grpc.status.INTERNAL,
+        text: 'hook "throw" failed: database unreachable',
+      },
+      {
+        name: 'an unknown hook is NOT_FOUND',
+        hook: 'missing',
+        code: grpc.status.NOT_FOUND,
+        text: 'plugin "sdk-test" has no hook "missing"',
+      },
     ];
     for (const c of failures) {
       it(`unary Admit: ${c.name}`, async () => {
@@ -119,8 +166,13 @@ for (const transport of ['unix', 'tcp'] as const) {
       const byId = new Map(answers.map((a) => [a.id, a]));
       expect(byId.get(1)).toMatchObject({ allowed: true, warnings: ['slow'], error: null });
       expect(byId.get(2)).toMatchObject({ allowed: true, error: null });
-      expect(byId.get(3)?.error).toEqual({ code: grpc.status.INTERNAL, message: 'hook "throw" failed: database unreachable' });
-      expect(parsePatch(byId.get(4)!)).toEqual([{ op: 'add', path: '/metadata/annotations', value: { owner: 'team-a' } }]);
+      expect(byId.get(3)?.error).toEqual({
+        code: grpc.status.INTERNAL,
+        message: 'hook "throw" failed: database unreachable',
+      });
+      expect(parsePatch(byId.get(4)!)).toEqual([
+        { op: 'add', path: '/metadata/annotations', value: { owner: 'team-a' } },
+      ]);
       expect(byId.get(5)?.error?.code).toBe(grpc.status.NOT_FOUND);
     });
 
@@ -134,14 +186,27 @@ for (const transport of ['unix', 'tcp'] as const) {
     });
 
     const reconciles: { name: string; outcome: string; want: Partial<ReconcileResponse__Output> }[] = [
-      { name: 'not persisted: done', outcome: 'NOT_PERSISTED', want: { done: true, message: 'released shop/web-0', retryAfterMs: 0 } },
-      { name: 'persisted: retry later', outcome: 'PERSISTED', want: { done: false, message: 'attempt 2', retryAfterMs: 250 } },
+      {
+        name: 'not persisted: done',
+        outcome: 'NOT_PERSISTED',
+        want: { done: true, message: 'released shop/web-0', retryAfterMs: 0 },
+      },
+      {
+        name: 'persisted: retry later',
+        outcome: 'PERSISTED',
+        want: { done: false, message: 'attempt 2', retryAfterMs: 250 },
+      },
     ];
     for (const c of reconciles) {
       it(`Reconcile: ${c.name}`, async () => {
         const reply = await new Promise<ReconcileResponse__Output>((resolve, reject) =>
           clients.plugin.Reconcile(
-            { hook: 'patch', sideEffect: { kind: 'quota', key: 'shop/web-0' }, outcome: c.outcome as 'PERSISTED', attempt: 2 },
+            {
+              hook: 'patch',
+              sideEffect: { kind: 'quota', key: 'shop/web-0' },
+              outcome: c.outcome as 'PERSISTED',
+              attempt: 2,
+            },
             (e, r) => (e ? reject(e) : resolve(r!)),
           ),
         );
@@ -157,7 +222,9 @@ for (const transport of ['unix', 'tcp'] as const) {
     for (const c of checks) {
       it(`health Check: ${c.name}`, async () => {
         const got = await new Promise<string | number>((resolve) =>
-          clients.health.Check({ service: c.service }, (e, r: HealthCheckResponse__Output | undefined) => resolve(e ? e.code : r!.status)),
+          clients.health.Check({ service: c.service }, (e, r: HealthCheckResponse__Output | undefined) =>
+            resolve(e ? e.code : r!.status),
+          ),
         );
         expect(got).toBe(c.want);
       });
@@ -165,8 +232,12 @@ for (const transport of ['unix', 'tcp'] as const) {
 
     it('serves metrics when asked', async () => {
       const text = await (await fetch(`http://${server.metricsAddress}/metrics`)).text();
-      expect(text).toContain('hookgate_plugin_admit_duration_seconds_count{plugin="sdk-test",hook="allow",outcome="allowed"}');
-      expect(text).toContain('hookgate_plugin_admit_duration_seconds_count{plugin="sdk-test",hook="throw",outcome="error"}');
+      expect(text).toContain(
+        'hookgate_plugin_admit_duration_seconds_count{plugin="sdk-test",hook="allow",outcome="allowed"}',
+      );
+      expect(text).toContain(
+        'hookgate_plugin_admit_duration_seconds_count{plugin="sdk-test",hook="throw",outcome="error"}',
+      );
     });
   });
 }
@@ -178,7 +249,9 @@ describe('servePlugin shutdown', () => {
     let started = 0;
     const p = definePlugin({
       name: 'draining',
-      hooks: { hold: { phase: 'validating', validate: async () => (started++, await held.promise, { allowed: true }) } },
+      hooks: {
+        hold: { phase: 'validating', validate: async () => (started++, await held.promise, { allowed: true }) },
+      },
     });
     const server = await servePlugin(p, { listen: `unix://${path.join(tmp.dir, 'p.sock')}`, logger: false });
     const clients = rawClients(server.target);

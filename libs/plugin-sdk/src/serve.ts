@@ -75,7 +75,11 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
   const streams = new Set<OpenStream>();
   let draining = false;
 
-  const logFailure = (error: HookCallError, message: AdmitRequest__Output, request: AdmissionRequest | undefined): void => {
+  const logFailure = (
+    error: HookCallError,
+    message: AdmitRequest__Output,
+    request: AdmissionRequest | undefined,
+  ): void => {
     logger.warn(
       {
         plugin: plugin.name,
@@ -92,9 +96,21 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
     );
   };
 
-  const observe = (message: AdmitRequest__Output, started: number, error: HookCallError | null, response: AdmitResponse | null): void => {
+  const observe = (
+    message: AdmitRequest__Output,
+    started: number,
+    error: HookCallError | null,
+    response: AdmitResponse | null,
+  ): void => {
     if (metrics === undefined) return;
-    const outcome: AdmitOutcome = error !== null ? 'error' : response?.allowed === false ? 'denied' : response?.patch !== undefined ? 'patched' : 'allowed';
+    const outcome: AdmitOutcome =
+      error !== null
+        ? 'error'
+        : response?.allowed === false
+          ? 'denied'
+          : response?.patch !== undefined
+            ? 'patched'
+            : 'allowed';
     metrics.metrics.observeAdmit(message.hook, outcome, (performance.now() - started) / 1000);
     const reported = response?.sideEffects?.length ?? 0;
     if (reported > 0) metrics.metrics.countSideEffects(message.hook, reported);
@@ -105,7 +121,10 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
     try {
       answer();
     } catch (error) {
-      logger.error({ plugin: plugin.name, err: error instanceof Error ? { type: error.name, stack: error.stack } : String(error) }, 'could not send an answer');
+      logger.error(
+        { plugin: plugin.name, err: error instanceof Error ? { type: error.name, stack: error.stack } : String(error) },
+        'could not send an answer',
+      );
     }
   };
 
@@ -174,7 +193,10 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
     Describe(_call, callback) {
       const reply: DescribeResponse = {
         plugin: plugin.name,
-        hooks: [...plugin.hooks].map(([name, spec]) => ({ name, phase: spec.phase === 'mutating' ? 'MUTATING' : 'VALIDATING' })),
+        hooks: [...plugin.hooks].map(([name, spec]) => ({
+          name,
+          phase: spec.phase === 'mutating' ? 'MUTATING' : 'VALIDATING',
+        })),
         admitStream: true,
         applyPatch: true,
         reconcile: plugin.reconcile !== undefined,
@@ -199,23 +221,31 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
   };
 
   // Accept what the gateway may send (grpc-js would refuse messages over 4 MiB).
-  const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES, 'grpc.max_send_message_length': MAX_MESSAGE_BYTES, ...options.serverOptions });
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    ...options.serverOptions,
+  });
   server.addService(AdmissionPluginService, handlers);
   server.addService(HealthService, health.handlers());
 
   if (address.kind === 'unix') await removeStaleSocket(address.path);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(bindAddress(address), credentialsFor(options.tls), (error, boundPort) => (error ? reject(error) : resolve(boundPort)));
+    server.bindAsync(bindAddress(address), credentialsFor(options.tls), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    );
   });
   health.setAll('SERVING');
 
   let metricsListener: MetricsListener | undefined;
-  if (metrics?.listen !== undefined) metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry);
+  if (metrics?.listen !== undefined)
+    metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry);
 
   const target = address.kind === 'unix' ? `unix://${address.path}` : `${publicHost(address.host)}:${port}`;
   logger.info({ plugin: plugin.name, target, hooks: [...plugin.hooks.keys()] }, 'plugin serving');
 
-  const registration = options.register === undefined ? undefined : new SelfRegistration(plugin.name, target, options.register, logger);
+  const registration =
+    options.register === undefined ? undefined : new SelfRegistration(plugin.name, target, options.register, logger);
   await registration?.start();
 
   let shuttingDown: Promise<void> | undefined;
@@ -228,7 +258,10 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
       for (const stream of streams) endIfIdle(stream);
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
-          logger.warn({ plugin: plugin.name, graceMs }, 'in-flight calls did not finish within the shutdown grace period; cutting them');
+          logger.warn(
+            { plugin: plugin.name, graceMs },
+            'in-flight calls did not finish within the shutdown grace period; cutting them',
+          );
           server.forceShutdown();
           resolve();
         }, graceMs);
@@ -270,10 +303,17 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
 function credentialsFor(tls: ServeOptions['tls']): grpc.ServerCredentials {
   if (tls === undefined) return grpc.ServerCredentials.createInsecure();
   const clientCa = tls.clientCa === undefined ? null : Buffer.from(tls.clientCa);
-  return grpc.ServerCredentials.createSsl(clientCa, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }], clientCa !== null);
+  return grpc.ServerCredentials.createSsl(
+    clientCa,
+    [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }],
+    clientCa !== null,
+  );
 }
 
-function resolveMetrics(plugin: string, option: ServeOptions['metrics']): { metrics: PluginMetrics; listen: string | undefined } | undefined {
+function resolveMetrics(
+  plugin: string,
+  option: ServeOptions['metrics'],
+): { metrics: PluginMetrics; listen: string | undefined } | undefined {
   if (option === undefined || option === false) return undefined;
   const settings = option === true ? {} : option;
   return { metrics: createPluginMetrics(plugin, settings.registry ?? new client.Registry()), listen: settings.listen };

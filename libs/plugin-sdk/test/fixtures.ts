@@ -27,7 +27,12 @@ export function podRequest(overrides: Partial<AdmissionRequest> = {}): Admission
   });
 }
 
-export function admitMessage(hook: string, phase: 'MUTATING' | 'VALIDATING', request: AdmissionRequest, extra: Partial<AdmitRequest> = {}): AdmitRequest {
+export function admitMessage(
+  hook: string,
+  phase: 'MUTATING' | 'VALIDATING',
+  request: AdmissionRequest,
+  extra: Partial<AdmitRequest> = {},
+): AdmitRequest {
   return { hook, phase, uid: request.uid, request: Buffer.from(JSON.stringify(request)), ...extra };
 }
 
@@ -50,7 +55,9 @@ export function rawClients(target: string): RawClients {
 
 export function unaryAdmit(client: AdmissionPluginClient, message: AdmitRequest): Promise<AdmitResponse__Output> {
   return new Promise((resolve, reject) => {
-    client.Admit(message, { deadline: Date.now() + 5000 }, (error, response) => (error ? reject(error) : resolve(response!)));
+    client.Admit(message, { deadline: Date.now() + 5000 }, (error, response) =>
+      error ? reject(error) : resolve(response!),
+    );
   });
 }
 
@@ -66,7 +73,11 @@ export function gate(): { readonly promise: Promise<void>; release(): void } {
 }
 
 /** Polls until check() holds (bounded), for state that changes asynchronously. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 3000): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 3000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -29,7 +29,10 @@ describe('generated bindings', () => {
     const fresh = await listFiles(outDir);
     expect(await listFiles(committedDir)).toEqual(fresh);
     for (const file of fresh) {
-      const [want, got] = await Promise.all([readFile(path.join(outDir, file), 'utf8'), readFile(path.join(committedDir, file), 'utf8')]);
+      const [want, got] = await Promise.all([
+        readFile(path.join(outDir, file), 'utf8'),
+        readFile(path.join(committedDir, file), 'utf8'),
+      ]);
       expect(got, `${file} differs from a fresh generation`).toBe(want);
     }
   }, 30_000);

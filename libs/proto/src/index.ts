@@ -23,13 +23,23 @@ export {
 } from './services.js';
 export { SERVING_STATUS, GRPC_STATUS_NAME, MAX_MESSAGE_BYTES, DEFAULT_GRPC_RECEIVE_LIMIT_BYTES } from './constants.js';
 
-export type { AdmissionPluginClient, AdmissionPluginHandlers, AdmissionPluginDefinition } from './generated/hookgate/plugin/v1/AdmissionPlugin.js';
+export type {
+  AdmissionPluginClient,
+  AdmissionPluginHandlers,
+  AdmissionPluginDefinition,
+} from './generated/hookgate/plugin/v1/AdmissionPlugin.js';
 export type { RegistryClient, RegistryHandlers, RegistryDefinition } from './generated/hookgate/plugin/v1/Registry.js';
 export type { HealthClient, HealthHandlers, HealthDefinition } from './generated/grpc/health/v1/Health.js';
 export type { AdmitRequest, AdmitRequest__Output } from './generated/hookgate/plugin/v1/AdmitRequest.js';
 export type { AdmitResponse, AdmitResponse__Output } from './generated/hookgate/plugin/v1/AdmitResponse.js';
-export type { Status as AdmitStatus, Status__Output as AdmitStatus__Output } from './generated/hookgate/plugin/v1/Status.js';
-export type { SideEffect as ProtoSideEffect, SideEffect__Output as ProtoSideEffect__Output } from './generated/hookgate/plugin/v1/SideEffect.js';
+export type {
+  Status as AdmitStatus,
+  Status__Output as AdmitStatus__Output,
+} from './generated/hookgate/plugin/v1/Status.js';
+export type {
+  SideEffect as ProtoSideEffect,
+  SideEffect__Output as ProtoSideEffect__Output,
+} from './generated/hookgate/plugin/v1/SideEffect.js';
 export type { HookError, HookError__Output } from './generated/hookgate/plugin/v1/HookError.js';
 export type { Phase, Phase__Output } from './generated/hookgate/plugin/v1/Phase.js';
 export type { Outcome, Outcome__Output } from './generated/hookgate/plugin/v1/Outcome.js';
@@ -42,11 +52,11 @@ export type { AdmissionSummary, AdmissionSummary__Output } from './generated/hoo
 export type { RegisterRequest, RegisterRequest__Output } from './generated/hookgate/plugin/v1/RegisterRequest.js';
 export type { RegisterResponse, RegisterResponse__Output } from './generated/hookgate/plugin/v1/RegisterResponse.js';
 export type { DeregisterRequest, DeregisterRequest__Output } from './generated/hookgate/plugin/v1/DeregisterRequest.js';
-export type { DeregisterResponse, DeregisterResponse__Output } from './generated/hookgate/plugin/v1/DeregisterResponse.js';
 export type {
-  HealthCheckRequest,
-  HealthCheckRequest__Output,
-} from './generated/grpc/health/v1/HealthCheckRequest.js';
+  DeregisterResponse,
+  DeregisterResponse__Output,
+} from './generated/hookgate/plugin/v1/DeregisterResponse.js';
+export type { HealthCheckRequest, HealthCheckRequest__Output } from './generated/grpc/health/v1/HealthCheckRequest.js';
 export type {
   HealthCheckResponse,
   HealthCheckResponse__Output,

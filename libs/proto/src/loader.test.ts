@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { AdmissionPluginService, HealthService, RegistryService, PROTO_PATHS } from './index.js';
 import { existsSync } from 'node:fs';
 
-type Codec = { requestSerialize(v: unknown): Buffer; requestDeserialize(b: Buffer): unknown; responseSerialize(v: unknown): Buffer; responseDeserialize(b: Buffer): unknown };
+type Codec = {
+  requestSerialize(v: unknown): Buffer;
+  requestDeserialize(b: Buffer): unknown;
+  responseSerialize(v: unknown): Buffer;
+  responseDeserialize(b: Buffer): unknown;
+};
 const admit = AdmissionPluginService.Admit as unknown as Codec;
 const reconcile = AdmissionPluginService.Reconcile as unknown as Codec;
 
@@ -71,7 +76,14 @@ describe('loader options', () => {
       codec: reconcile.requestSerialize,
       decode: reconcile.requestDeserialize,
       input: { hook: 'h', outcome: 'NOT_PERSISTED', attempt: 2 },
-      want: { hook: 'h', sideEffect: null, outcome: 'NOT_PERSISTED', object: Buffer.alloc(0), admission: null, attempt: 2 },
+      want: {
+        hook: 'h',
+        sideEffect: null,
+        outcome: 'NOT_PERSISTED',
+        object: Buffer.alloc(0),
+        admission: null,
+        attempt: 2,
+      },
     },
   ];
   for (const c of cases) {
@@ -83,10 +95,18 @@ describe('loader options', () => {
 
 describe('exports', () => {
   const cases = [
-    { name: 'AdmissionPlugin methods', got: Object.keys(AdmissionPluginService).sort(), want: ['Admit', 'AdmitStream', 'Describe', 'Reconcile'] },
+    {
+      name: 'AdmissionPlugin methods',
+      got: Object.keys(AdmissionPluginService).sort(),
+      want: ['Admit', 'AdmitStream', 'Describe', 'Reconcile'],
+    },
     { name: 'Registry methods', got: Object.keys(RegistryService).sort(), want: ['Deregister', 'Register'] },
     { name: 'Health methods', got: Object.keys(HealthService).sort(), want: ['Check', 'Watch'] },
-    { name: 'AdmitStream is bidirectional', got: [AdmissionPluginService.AdmitStream.requestStream, AdmissionPluginService.AdmitStream.responseStream], want: [true, true] },
+    {
+      name: 'AdmitStream is bidirectional',
+      got: [AdmissionPluginService.AdmitStream.requestStream, AdmissionPluginService.AdmitStream.responseStream],
+      want: [true, true],
+    },
     { name: 'proto paths exist', got: Object.values(PROTO_PATHS).map((p) => existsSync(p)), want: [true, true, true] },
   ];
   for (const c of cases) {

@@ -1,7 +1,10 @@
 /** Service definitions for servers, and typed client constructors. */
 import type * as grpc from '@grpc/grpc-js';
 import { grpcPackages } from './loader.js';
-import type { AdmissionPluginClient, AdmissionPluginDefinition } from './generated/hookgate/plugin/v1/AdmissionPlugin.js';
+import type {
+  AdmissionPluginClient,
+  AdmissionPluginDefinition,
+} from './generated/hookgate/plugin/v1/AdmissionPlugin.js';
 import type { RegistryClient, RegistryDefinition } from './generated/hookgate/plugin/v1/Registry.js';
 import type { HealthClient, HealthDefinition } from './generated/grpc/health/v1/Health.js';
 
@@ -21,10 +24,18 @@ export function newAdmissionPluginClient(
   return new pluginV1.AdmissionPlugin(target, credentials, options);
 }
 
-export function newRegistryClient(target: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions): RegistryClient {
+export function newRegistryClient(
+  target: string,
+  credentials: grpc.ChannelCredentials,
+  options?: grpc.ChannelOptions,
+): RegistryClient {
   return new pluginV1.Registry(target, credentials, options);
 }
 
-export function newHealthClient(target: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions): HealthClient {
+export function newHealthClient(
+  target: string,
+  credentials: grpc.ChannelCredentials,
+  options?: grpc.ChannelOptions,
+): HealthClient {
   return new healthV1.Health(target, credentials, options);
 }

@@ -44,7 +44,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     },
   });
   const scenarios = list(values.scenarios, 'scenarios').map((s) => {
-    if (!isScenarioId(s)) throw new Error(`--scenarios: unknown scenario ${JSON.stringify(s)}; known: ${SCENARIO_IDS.join(', ')}`);
+    if (!isScenarioId(s))
+      throw new Error(`--scenarios: unknown scenario ${JSON.stringify(s)}; known: ${SCENARIO_IDS.join(', ')}`);
     return s;
   });
   const scale = list(values.scale, 'scale').map((s) => int(s, 'scale', 4));
@@ -69,13 +70,17 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
 }
 
 function list(value: string, flag: string): string[] {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new Error(`--${flag}: give at least one value`);
   return items;
 }
 
 function int(value: string, flag: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`);
   return n;
 }

@@ -61,10 +61,22 @@ export interface PathSummary {
 
 export type Progress = (line: string) => void;
 
-export async function measurePaths(loadgen: LoadgenClient, paths: readonly PathUnderTest[], settings: MeasureSettings, progress: Progress): Promise<PathSummary[]> {
+export async function measurePaths(
+  loadgen: LoadgenClient,
+  paths: readonly PathUnderTest[],
+  settings: MeasureSettings,
+  progress: Progress,
+): Promise<PathSummary[]> {
   const peak = Math.max(...settings.concurrency);
   for (const path of paths) {
-    checked(path, await loadgen.run(path.target, { kind: 'closed', concurrency: peak, durationMs: settings.warmupMs, maxReviews: settings.maxReviews }, {}));
+    checked(
+      path,
+      await loadgen.run(
+        path.target,
+        { kind: 'closed', concurrency: peak, durationMs: settings.warmupMs, maxReviews: settings.maxReviews },
+        {},
+      ),
+    );
   }
   const runs = new Map<string, RepeatMeasurement[]>(paths.map((p) => [p.id, []]));
   for (let repeat = 0; repeat < settings.repeats; repeat++) {
@@ -82,25 +94,41 @@ export async function measurePaths(loadgen: LoadgenClient, paths: readonly PathU
   return paths.map((path) => summarize(path, runs.get(path.id)!));
 }
 
-async function measureOnce(loadgen: LoadgenClient, path: PathUnderTest, settings: MeasureSettings): Promise<RepeatMeasurement> {
+async function measureOnce(
+  loadgen: LoadgenClient,
+  path: PathUnderTest,
+  settings: MeasureSettings,
+): Promise<RepeatMeasurement> {
   const bounded = { durationMs: settings.durationMs, maxReviews: settings.maxReviews };
-  const unloaded = checked(path, await loadgen.run(path.target, { kind: 'closed', concurrency: 1, ...bounded }, path.cpuPids));
+  const unloaded = checked(
+    path,
+    await loadgen.run(path.target, { kind: 'closed', concurrency: 1, ...bounded }, path.cpuPids),
+  );
   let saturated: LoadResult | undefined;
   let saturatedConcurrency = 0;
   for (const concurrency of settings.concurrency) {
-    const result = checked(path, await loadgen.run(path.target, { kind: 'closed', concurrency, ...bounded }, path.cpuPids));
+    const result = checked(
+      path,
+      await loadgen.run(path.target, { kind: 'closed', concurrency, ...bounded }, path.cpuPids),
+    );
     if (saturated === undefined || result.perSecond > saturated.perSecond) {
       saturated = result;
       saturatedConcurrency = concurrency;
     }
   }
-  const halfLoad = checked(path, await loadgen.run(path.target, { kind: 'paced', rate: saturated!.perSecond / 2, ...bounded }, path.cpuPids));
+  const halfLoad = checked(
+    path,
+    await loadgen.run(path.target, { kind: 'paced', rate: saturated!.perSecond / 2, ...bounded }, path.cpuPids),
+  );
   return { unloaded, saturated: saturated!, saturatedConcurrency, halfLoad };
 }
 
 /** A benchmark of failing reviews measures nothing: stop with the first error. */
 function checked(path: PathUnderTest, result: LoadResult): LoadResult {
-  if (result.errors > 0) throw new Error(`${path.label}: ${result.errors} of ${result.errors + result.completed} reviews failed; first: ${result.firstError}`);
+  if (result.errors > 0)
+    throw new Error(
+      `${path.label}: ${result.errors} of ${result.errors + result.completed} reviews failed; first: ${result.firstError}`,
+    );
   if (result.completed === 0) throw new Error(`${path.label}: no review completed`);
   return result;
 }
@@ -108,7 +136,10 @@ function checked(path: PathUnderTest, result: LoadResult): LoadResult {
 function summarize(path: PathUnderTest, runs: readonly RepeatMeasurement[]): PathSummary {
   const cpuGroups = new Set(runs.flatMap((r) => Object.keys(r.saturated.cpuMs)));
   const cpuMicrosPerReview: Record<string, number> = {};
-  for (const group of cpuGroups) cpuMicrosPerReview[group] = median(runs.map((r) => ((r.saturated.cpuMs[group] ?? Number.NaN) * 1000) / r.saturated.completed));
+  for (const group of cpuGroups)
+    cpuMicrosPerReview[group] = median(
+      runs.map((r) => ((r.saturated.cpuMs[group] ?? Number.NaN) * 1000) / r.saturated.completed),
+    );
   return {
     id: path.id,
     label: path.label,
@@ -121,7 +152,13 @@ function summarize(path: PathUnderTest, runs: readonly RepeatMeasurement[]): Pat
     halfLoadP50Ms: median(runs.map((r) => r.halfLoad.p50Ms)),
     halfLoadP99Ms: median(runs.map((r) => r.halfLoad.p99Ms)),
     cpuMicrosPerReview,
-    cpuBoundPerSecond: median(runs.map((r) => (os.availableParallelism() * 1e6 * r.saturated.completed) / (((r.saturated.cpuMs['gateway'] ?? 0) + (r.saturated.cpuMs['hooks'] ?? 0)) * 1000))),
+    cpuBoundPerSecond: median(
+      runs.map(
+        (r) =>
+          (os.availableParallelism() * 1e6 * r.saturated.completed) /
+          (((r.saturated.cpuMs['gateway'] ?? 0) + (r.saturated.cpuMs['hooks'] ?? 0)) * 1000),
+      ),
+    ),
     runs,
   };
 }

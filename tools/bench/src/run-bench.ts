@@ -12,10 +12,21 @@ import type { GatewayHookSet } from './gateway/gateway-config.js';
 import { measurePaths, type MeasureSettings, type PathSummary, type PathUnderTest, type Progress } from './measure.js';
 import { ChildSet } from './processes/child-set.js';
 import { LoadgenClient } from './processes/loadgen-client.js';
-import { hookSlots, startPlugins, startWebhooks, type RunningPlugin, type RunningWebhook } from './processes/start-hooks.js';
+import {
+  hookSlots,
+  startPlugins,
+  startWebhooks,
+  type RunningPlugin,
+  type RunningWebhook,
+} from './processes/start-hooks.js';
 import { podReview } from './review/pod-review.js';
 import { SCALE_MATCHING_PER_PHASE, scenario, type ScenarioId } from './scenarios.js';
-import { profileClockUs, summarizeCpuProfiles, type ProfileSummary, type ProfileWindow } from './profile/summarize-profile.js';
+import {
+  profileClockUs,
+  summarizeCpuProfiles,
+  type ProfileSummary,
+  type ProfileWindow,
+} from './profile/summarize-profile.js';
 import { machineInfo, snapshotMachine, type MachineInfo } from './machine.js';
 
 export interface BenchOptions extends MeasureSettings {
@@ -86,7 +97,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     if (fixture.pluginProfileDir !== undefined) {
       // Profiles are written when the plugins exit; only the measurement windows count.
       await children.stopAll();
-      pluginProfiles = await summarizeCpuProfiles(fixture.pluginProfileDir, fixture.plugins.map((p) => p.pid), fixture.measured);
+      pluginProfiles = await summarizeCpuProfiles(
+        fixture.pluginProfileDir,
+        fixture.plugins.map((p) => p.pid),
+        fixture.measured,
+      );
     }
     return {
       startedAt,
@@ -110,12 +125,19 @@ function withoutProgress(options: BenchOptions): Omit<BenchOptions, 'progress'> 
   return rest;
 }
 
-async function startFixture(children: ChildSet, workDir: string, options: BenchOptions, progress: Progress): Promise<Fixture> {
+async function startFixture(
+  children: ChildSet,
+  workDir: string,
+  options: BenchOptions,
+  progress: Progress,
+): Promise<Fixture> {
   const needsBaseline = options.scenarios.some((id) => scenario(id).kind === 'main');
   const mutating = Math.max(options.mutating, options.scenarios.includes('scale') ? SCALE_MATCHING_PER_PHASE : 0);
   const validating = Math.max(options.validating, options.scenarios.includes('scale') ? SCALE_MATCHING_PER_PHASE : 0);
   const slots = hookSlots(mutating, validating);
-  progress(`starting ${slots.length} plugin processes${needsBaseline ? `, ${slots.length} webhook processes` : ''} and the load generator`);
+  progress(
+    `starting ${slots.length} plugin processes${needsBaseline ? `, ${slots.length} webhook processes` : ''} and the load generator`,
+  );
   const pluginProfileDir = options.cpuProfile ? await mkdtemp(path.join(workDir, 'plugin-profiles-')) : undefined;
   const pluginExecArgv = pluginProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', pluginProfileDir];
   const [plugins, webhooks, loadgen] = await Promise.all([
@@ -126,21 +148,41 @@ async function startFixture(children: ChildSet, workDir: string, options: BenchO
   return { children, workDir, loadgen, plugins, webhooks, pluginProfileDir, measured: [] };
 }
 
-async function runScenario(fixture: Fixture, id: ScenarioId, options: BenchOptions, progress: Progress): Promise<ScenarioResult> {
+async function runScenario(
+  fixture: Fixture,
+  id: ScenarioId,
+  options: BenchOptions,
+  progress: Progress,
+): Promise<ScenarioResult> {
   const s = scenario(id);
   if (s.kind === 'main') {
     const title = `${options.mutating}+${options.validating} ${s.profile === 'noop' ? 'no-op' : 'realistic'} hooks`;
     progress(`scenario ${id}: ${title}`);
-    const hooks: GatewayHookSet = { profile: s.profile, mutating: options.mutating, validating: options.validating, matchesReview: true, fillers: 0 };
+    const hooks: GatewayHookSet = {
+      profile: s.profile,
+      mutating: options.mutating,
+      validating: options.validating,
+      matchesReview: true,
+      fillers: 0,
+    };
     return withGateways(fixture, [hooks], options, async ([gateway]) => {
-      const paths = [gatewayPath('gateway', 'gateway → plugins', gateway!, fixture), baselinePath(fixture, s.profile, options)];
+      const paths = [
+        gatewayPath('gateway', 'gateway → plugins', gateway!, fixture),
+        baselinePath(fixture, s.profile, options),
+      ];
       return { id, title, paths: await measurePaths(fixture.loadgen, paths, options, progress) };
     });
   }
   if (s.kind === 'no-match') {
     const title = `review no hook matches (${options.mutating}+${options.validating} hooks registered for deployments)`;
     progress(`scenario ${id}: ${title}`);
-    const hooks: GatewayHookSet = { profile: 'noop', mutating: options.mutating, validating: options.validating, matchesReview: false, fillers: 0 };
+    const hooks: GatewayHookSet = {
+      profile: 'noop',
+      mutating: options.mutating,
+      validating: options.validating,
+      matchesReview: false,
+      fillers: 0,
+    };
     return withGateways(fixture, [hooks], options, async ([gateway]) => {
       const paths = [gatewayPath('gateway', 'gateway, no hook matches', gateway!, fixture)];
       return { id, title, paths: await measurePaths(fixture.loadgen, paths, options, progress) };
@@ -149,9 +191,17 @@ async function runScenario(fixture: Fixture, id: ScenarioId, options: BenchOptio
   const matching = SCALE_MATCHING_PER_PHASE * 2;
   const title = `${options.scale[0]} vs ${options.scale[1]} registered hooks, ${SCALE_MATCHING_PER_PHASE}+${SCALE_MATCHING_PER_PHASE} no-op ones match`;
   progress(`scenario ${id}: ${title}`);
-  const sets = options.scale.map((registered): GatewayHookSet => ({ profile: 'noop', mutating: SCALE_MATCHING_PER_PHASE, validating: SCALE_MATCHING_PER_PHASE, matchesReview: true, fillers: Math.max(0, registered - matching) }));
+  const sets = options.scale.map((registered): GatewayHookSet => ({
+    profile: 'noop',
+    mutating: SCALE_MATCHING_PER_PHASE,
+    validating: SCALE_MATCHING_PER_PHASE,
+    matchesReview: true,
+    fillers: Math.max(0, registered - matching),
+  }));
   return withGateways(fixture, sets, options, async (gateways) => {
-    const paths = gateways.map((gateway, i) => gatewayPath(`hooks-${options.scale[i]}`, `gateway, ${options.scale[i]} hooks registered`, gateway, fixture));
+    const paths = gateways.map((gateway, i) =>
+      gatewayPath(`hooks-${options.scale[i]}`, `gateway, ${options.scale[i]} hooks registered`, gateway, fixture),
+    );
     return { id, title, paths: await measurePaths(fixture.loadgen, paths, options, progress) };
   });
 }
@@ -160,12 +210,25 @@ async function runScenario(fixture: Fixture, id: ScenarioId, options: BenchOptio
  * Starts one gateway per hook set (all running during the scenario), runs the measurements, stops
  * them, and with --cpu-prof summarises their workers' profiles (written when the workers exit).
  */
-async function withGateways(fixture: Fixture, sets: readonly GatewayHookSet[], options: BenchOptions, body: (gateways: RunningGateway[]) => Promise<ScenarioResult>): Promise<ScenarioResult> {
+async function withGateways(
+  fixture: Fixture,
+  sets: readonly GatewayHookSet[],
+  options: BenchOptions,
+  body: (gateways: RunningGateway[]) => Promise<ScenarioResult>,
+): Promise<ScenarioResult> {
   const profileDir = options.cpuProfile ? await mkdtemp(path.join(fixture.workDir, 'profiles-')) : undefined;
   const gateways: RunningGateway[] = [];
   try {
     for (const hooks of sets) {
-      gateways.push(await startGateway(fixture.children, { workDir: fixture.workDir, hooks, plugins: fixture.plugins, workers: options.workers, ...(profileDir ? { cpuProfileDir: profileDir } : {}) }));
+      gateways.push(
+        await startGateway(fixture.children, {
+          workDir: fixture.workDir,
+          hooks,
+          plugins: fixture.plugins,
+          workers: options.workers,
+          ...(profileDir ? { cpuProfileDir: profileDir } : {}),
+        }),
+      );
     }
     const window = { fromUs: profileClockUs(), toUs: 0 };
     const result = await body(gateways);
@@ -189,7 +252,12 @@ async function stopGateways(fixture: Fixture, gateways: RunningGateway[]): Promi
 
 /** Hooks CPU: all plugin processes (those the scenario does not call stay idle). */
 function gatewayPath(id: string, label: string, gateway: RunningGateway, fixture: Fixture): PathUnderTest {
-  return { id, label, target: { kind: 'gateway', origin: gateway.origin }, cpuPids: { gateway: [gateway.primaryPid, ...gateway.workerPids], hooks: fixture.plugins.map((p) => p.pid) } };
+  return {
+    id,
+    label,
+    target: { kind: 'gateway', origin: gateway.origin },
+    cpuPids: { gateway: [gateway.primaryPid, ...gateway.workerPids], hooks: fixture.plugins.map((p) => p.pid) },
+  };
 }
 
 function baselinePath(fixture: Fixture, profile: HookProfile, options: BenchOptions): PathUnderTest {
@@ -198,11 +266,17 @@ function baselinePath(fixture: Fixture, profile: HookProfile, options: BenchOpti
       .filter((w) => w.phase === phase && w.index < count)
       .sort((a, b) => a.index - b.index)
       .map((w) => `${w.origin}/${hookName(profile, phase, w.index)}`);
-  const used = fixture.webhooks.filter((w) => (w.phase === 'mutating' ? w.index < options.mutating : w.index < options.validating));
+  const used = fixture.webhooks.filter((w) =>
+    w.phase === 'mutating' ? w.index < options.mutating : w.index < options.validating,
+  );
   return {
     id: 'baseline',
     label: 'plain webhooks (baseline)',
-    target: { kind: 'webhooks', mutating: urls('mutating', options.mutating), validating: urls('validating', options.validating) },
+    target: {
+      kind: 'webhooks',
+      mutating: urls('mutating', options.mutating),
+      validating: urls('validating', options.validating),
+    },
     cpuPids: { hooks: used.map((w) => w.pid) },
   };
 }

@@ -14,7 +14,9 @@ describe('ensureRedis', () => {
   });
 
   it('refuses a REDIS_URL that does not answer instead of silently falling back', async () => {
-    await expect(ensureRedis({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, timeoutMs: 500 })).rejects.toThrow(/does not answer PING/);
+    await expect(ensureRedis({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, timeoutMs: 500 })).rejects.toThrow(
+      /does not answer PING/,
+    );
   });
 
   it('spawns a redis-server of its own that answers, and stops it', async () => {

@@ -65,9 +65,13 @@ export async function startRedisServer(timeoutMs = 5000): Promise<RedisHandle> {
   const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-'));
   let child: ChildProcess;
   try {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: 'ignore',
+      },
+    );
   } catch {
     throw noRedisError();
   }

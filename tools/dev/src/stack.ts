@@ -34,13 +34,25 @@ async function main(): Promise<void> {
 
   for (const name of PLUGINS) {
     const pluginDir = join(repo, 'apps/plugins', name);
-    start(`plugin ${name}`, [join(pluginDir, 'src/main.ts'), '--config', join(pluginDir, 'config.example.yaml'), '--listen', `unix://${join(run, `${name}.sock`)}`], {
-      REDIS_URL: redis.url,
-    });
+    start(
+      `plugin ${name}`,
+      [
+        join(pluginDir, 'src/main.ts'),
+        '--config',
+        join(pluginDir, 'config.example.yaml'),
+        '--listen',
+        `unix://${join(run, `${name}.sock`)}`,
+      ],
+      {
+        REDIS_URL: redis.url,
+      },
+    );
     await writeFile(join(configDir, `${name}.yaml`), await readFile(join(pluginDir, 'webhooks.yaml')));
   }
 
-  const gateway = parseAllDocuments(await readFile(join(repo, 'deploy/local/gateway.yaml'), 'utf8'))[0]!.toJS() as Record<string, unknown>;
+  const gateway = parseAllDocuments(
+    await readFile(join(repo, 'deploy/local/gateway.yaml'), 'utf8'),
+  )[0]!.toJS() as Record<string, unknown>;
   const admission = gateway['admission'] as { port: number };
   const metrics = gateway['metrics'] as { port: number };
   admission.port = Number(process.env['HOOKGATE_PORT'] ?? admission.port);
@@ -55,9 +67,13 @@ async function main(): Promise<void> {
   start('gateway', [join(repo, 'apps/cli/bin/hookgate.mjs'), 'serve', '--config', configDir], {});
   await waitReady(`http://127.0.0.1:${metrics.port}/readyz`);
   const ca = join(dir, 'state/tls/ca.crt');
-  log(`ready. admission https://127.0.0.1:${admission.port} (CA ${ca}), metrics http://127.0.0.1:${metrics.port}/metrics`);
+  log(
+    `ready. admission https://127.0.0.1:${admission.port} (CA ${ca}), metrics http://127.0.0.1:${metrics.port}/metrics`,
+  );
   log(`try: curl -s --cacert ${ca} -H 'Content-Type: application/json' \\`);
-  log(`       --data @test/fixtures/corpus/admission-reviews/kubewarden-policy-server-pod-create.json https://127.0.0.1:${admission.port}/mutate`);
+  log(
+    `       --data @test/fixtures/corpus/admission-reviews/kubewarden-policy-server-pod-create.json https://127.0.0.1:${admission.port}/mutate`,
+  );
   log('Ctrl-C stops the stack.');
 }
 
@@ -78,7 +94,10 @@ function start(name: string, args: string[], env: Record<string, string>): void 
 async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }

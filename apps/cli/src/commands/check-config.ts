@@ -2,7 +2,11 @@
 import { formatConfigError, loadConfiguration } from '@hookgate/config';
 import { summarizeConfiguration } from '../format.js';
 
-export async function checkConfigCommand(path: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function checkConfigCommand(
+  path: string,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   const loaded = await loadConfiguration(path);
   if (!loaded.ok) {
     for (const e of loaded.error) err.write(`${formatConfigError(e)}\n`);

@@ -25,15 +25,20 @@ export async function printWebhooksCommand(
     const { tls } = gateway.admission;
     const material = await openTlsMaterial({
       stateDir: gateway.stateDir,
-      ...(tls.certFile !== undefined && tls.keyFile !== undefined ? { certFile: tls.certFile, keyFile: tls.keyFile } : {}),
+      ...(tls.certFile !== undefined && tls.keyFile !== undefined
+        ? { certFile: tls.certFile, keyFile: tls.keyFile }
+        : {}),
       watch: false,
       checkIntervalMs: 0,
     });
     caBundle = caBundleOf(material.current());
     material.close();
-    if (caBundle === undefined) err.write('warning: the serving certificate chain has no CA certificate: set caBundle yourself\n');
+    if (caBundle === undefined)
+      err.write('warning: the serving certificate chain has no CA certificate: set caBundle yourself\n');
   }
-  const host = opts.urlHost ?? (gateway.admission.host === '0.0.0.0' || gateway.admission.host === '::' ? '127.0.0.1' : gateway.admission.host);
+  const host =
+    opts.urlHost ??
+    (gateway.admission.host === '0.0.0.0' || gateway.admission.host === '::' ? '127.0.0.1' : gateway.admission.host);
   const docs = buildRegistrations({ configuration: loaded.value, urlHost: host, ...(caBundle ? { caBundle } : {}) });
   out.write(docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
   return 0;

@@ -9,7 +9,12 @@ import type { ReviewFlags } from '../main.js';
 import { formatOutcome } from '../format.js';
 import { readReviewInput } from '../review-input.js';
 
-export async function reviewCommand(file: string, flags: ReviewFlags, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function reviewCommand(
+  file: string,
+  flags: ReviewFlags,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   const loaded = await loadConfiguration(flags.config);
   if (!loaded.ok) {
     for (const e of loaded.error) err.write(`${formatConfigError(e)}\n`);
@@ -22,7 +27,13 @@ export async function reviewCommand(file: string, flags: ReviewFlags, out: NodeJ
     err.write(`hookgate review: cannot read ${file}: ${(e as Error).message}\n`);
     return 1;
   }
-  const input = readReviewInput(text, { operation: flags.operation, user: flags.user, ...(flags.resource ? { resource: flags.resource } : {}), ...(flags.namespace ? { namespace: flags.namespace } : {}), ...(flags.dryRun ? { dryRun: true } : {}) });
+  const input = readReviewInput(text, {
+    operation: flags.operation,
+    user: flags.user,
+    ...(flags.resource ? { resource: flags.resource } : {}),
+    ...(flags.namespace ? { namespace: flags.namespace } : {}),
+    ...(flags.dryRun ? { dryRun: true } : {}),
+  });
   if (!input.ok) {
     err.write(`hookgate review: ${file}: ${input.error}\n`);
     return 1;
@@ -30,10 +41,14 @@ export async function reviewCommand(file: string, flags: ReviewFlags, out: NodeJ
   const result = await dryRunReview(loaded.value, input.request, flags.timeout);
   const allowed = result.mutating.allowed && (result.validating?.allowed ?? false);
   if (flags.output === 'json') {
-    out.write(`${JSON.stringify({ allowed, mutating: strip(result.mutating), validating: result.validating && strip(result.validating) }, null, 2)}\n`);
+    out.write(
+      `${JSON.stringify({ allowed, mutating: strip(result.mutating), validating: result.validating && strip(result.validating) }, null, 2)}\n`,
+    );
   } else {
     const r = input.request;
-    out.write(`${r.operation} ${r.resource.group === '' ? '' : `${r.resource.group}/`}${r.resource.version}/${r.resource.resource} ${r.namespace ? `${r.namespace}/` : ''}${r.name ?? ''}\n`);
+    out.write(
+      `${r.operation} ${r.resource.group === '' ? '' : `${r.resource.group}/`}${r.resource.version}/${r.resource.resource} ${r.namespace ? `${r.namespace}/` : ''}${r.name ?? ''}\n`,
+    );
     out.write(`${formatOutcome('mutating', result.mutating)}\n`);
     if (result.validating) out.write(`${formatOutcome('validating', result.validating)}\n`);
     out.write(`decision: ${allowed ? 'allowed' : 'denied'}\n`);

@@ -25,13 +25,24 @@ function startServer(kind: 'http' | 'https', tls?: { keyPem: string; certPem: st
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Seen['body'];
-    seen.push({ method: req.method ?? '', url: req.url ?? '', contentType: req.headers['content-type'], body, socket: req.socket });
+    seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      contentType: req.headers['content-type'],
+      body,
+      socket: req.socket,
+    });
     const uid = body.request?.uid;
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     switch (path) {
       case '/allow':
-        return json(200, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, allowed: true } });
+        return json(200, {
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          response: { uid, allowed: true },
+        });
       case '/text-500':
         return res.writeHead(500, { 'content-type': 'text/plain' }).end('boom');
       case '/huge':
@@ -39,7 +50,11 @@ function startServer(kind: 'http' | 'https', tls?: { keyPem: string; certPem: st
       case '/retry-once':
         retries += 1;
         if (retries % 2 === 1) return res.writeHead(503, { 'retry-after': '0' }).end();
-        return json(200, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, allowed: true } });
+        return json(200, {
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          response: { uid, allowed: true },
+        });
       case '/hang':
         return undefined;
       case '/close':
@@ -50,7 +65,8 @@ function startServer(kind: 'http' | 'https', tls?: { keyPem: string; certPem: st
         return json(404, {});
     }
   };
-  const server: Server = kind === 'https' ? createHttpsServer({ key: tls!.keyPem, cert: tls!.certPem }, handler) : createHttpServer(handler);
+  const server: Server =
+    kind === 'https' ? createHttpsServer({ key: tls!.keyPem, cert: tls!.certPem }, handler) : createHttpServer(handler);
   return {
     seen,
     server,
@@ -93,7 +109,11 @@ describe('bridge invoker', () => {
   });
 
   it('posts the review the apiserver would send, with ?timeout= and the call uid', async () => {
-    const hook = compileTestHook('validating', { name: 'allow.example.com', clientConfig: { url: `${httpOrigin}/allow` }, timeoutSeconds: 7 });
+    const hook = compileTestHook('validating', {
+      name: 'allow.example.com',
+      clientConfig: { url: `${httpOrigin}/allow` },
+      timeoutSeconds: 7,
+    });
     const call = buildTestCall(hook, now(), { timeoutSeconds: 6.2 });
     const reply = await bridge.invoke(call, new AbortController().signal);
     expect(reply).toEqual({ ok: true, answer: { allowed: true } });
@@ -108,7 +128,10 @@ describe('bridge invoker', () => {
   });
 
   it('keeps connections alive between calls', async () => {
-    const hook = compileTestHook('validating', { name: 'allow.example.com', clientConfig: { url: `${httpOrigin}/allow` } });
+    const hook = compileTestHook('validating', {
+      name: 'allow.example.com',
+      clientConfig: { url: `${httpOrigin}/allow` },
+    });
     const before = http.seen.length;
     for (let i = 0; i < 6; i += 1) await bridge.invoke(buildTestCall(hook, now()), new AbortController().signal);
     const sockets = new Set(http.seen.slice(before).map((s) => s.socket));
@@ -117,13 +140,19 @@ describe('bridge invoker', () => {
   });
 
   it('retries a 503 that carries Retry-After, as client-go does', async () => {
-    const hook = compileTestHook('validating', { name: 'retry.example.com', clientConfig: { url: `${httpOrigin}/retry-once` } });
+    const hook = compileTestHook('validating', {
+      name: 'retry.example.com',
+      clientConfig: { url: `${httpOrigin}/retry-once` },
+    });
     const reply = await bridge.invoke(buildTestCall(hook, now()), new AbortController().signal);
     expect(reply).toEqual({ ok: true, answer: { allowed: true } });
   });
 
   it('verifies https with the hook caBundle', async () => {
-    const hook = compileTestHook('validating', { name: 'tls.example.com', clientConfig: { url: `${httpsOrigin}/allow`, caBundle } });
+    const hook = compileTestHook('validating', {
+      name: 'tls.example.com',
+      clientConfig: { url: `${httpsOrigin}/allow`, caBundle },
+    });
     const reply = await bridge.invoke(buildTestCall(hook, now()), new AbortController().signal);
     expect(reply).toEqual({ ok: true, answer: { allowed: true } });
   });
@@ -134,7 +163,8 @@ describe('bridge invoker', () => {
       url: () => `${httpsOrigin}/allow`,
       ca: () => otherCaBundle,
       kind: 'transport',
-      message: () => `failed to call webhook: Post "${httpsOrigin}/allow?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+      message: () =>
+        `failed to call webhook: Post "${httpsOrigin}/allow?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
     },
     {
       name: 'a caBundle without a certificate is a client failure',
@@ -155,7 +185,8 @@ describe('bridge invoker', () => {
       url: () => 'http://127.0.0.1:1/allow',
       ca: () => '',
       kind: 'transport',
-      message: () => 'failed to call webhook: Post "http://127.0.0.1:1/allow?timeout=10s": dial tcp 127.0.0.1:1: connect: connection refused',
+      message: () =>
+        'failed to call webhook: Post "http://127.0.0.1:1/allow?timeout=10s": dial tcp 127.0.0.1:1: connect: connection refused',
     },
     {
       name: 'a hook that closes the connection without answering reads EOF, as in Go',
@@ -176,14 +207,16 @@ describe('bridge invoker', () => {
       url: () => `${httpOrigin}/text-500`,
       ca: () => '',
       kind: 'http-status',
-      message: () => 'failed to call webhook: an error on the server ("boom") has prevented the request from succeeding',
+      message: () =>
+        'failed to call webhook: an error on the server ("boom") has prevented the request from succeeding',
     },
     {
       name: 'a body above the size bound is a transport failure',
       url: () => `${httpOrigin}/huge`,
       ca: () => '',
       kind: 'transport',
-      message: () => `failed to call webhook: Post "${httpOrigin}/huge?timeout=10s": response body larger than 1024 bytes`,
+      message: () =>
+        `failed to call webhook: Post "${httpOrigin}/huge?timeout=10s": response body larger than 1024 bytes`,
     },
   ];
   it.each(failureCases)('$name', async ({ url, ca, kind, message }) => {
@@ -194,25 +227,43 @@ describe('bridge invoker', () => {
     });
     const reply = await bridge.invoke(buildTestCall(hook, now()), new AbortController().signal);
     expect(reply.ok).toBe(false);
-    if (!reply.ok) expect({ kind: reply.failure.kind, message: reply.failure.message }).toEqual({ kind, message: message() });
+    if (!reply.ok)
+      expect({ kind: reply.failure.kind, message: reply.failure.message }).toEqual({ kind, message: message() });
   });
 
   it('fails with a timeout when the call deadline passes', async () => {
-    const hook = compileTestHook('validating', { name: 'hang.example.com', clientConfig: { url: `${httpOrigin}/hang` }, timeoutSeconds: 1 });
-    const reply = await bridge.invoke(buildTestCall(hook, now(), { deadline: now() + 150 }), new AbortController().signal);
+    const hook = compileTestHook('validating', {
+      name: 'hang.example.com',
+      clientConfig: { url: `${httpOrigin}/hang` },
+      timeoutSeconds: 1,
+    });
+    const reply = await bridge.invoke(
+      buildTestCall(hook, now(), { deadline: now() + 150 }),
+      new AbortController().signal,
+    );
     expect(reply).toEqual({
       ok: false,
-      failure: { kind: 'timeout', code: 503, message: `failed to call webhook: Post "${httpOrigin}/hang?timeout=1s": context deadline exceeded` },
+      failure: {
+        kind: 'timeout',
+        code: 503,
+        message: `failed to call webhook: Post "${httpOrigin}/hang?timeout=1s": context deadline exceeded`,
+      },
     });
   });
 
   it('stops at once when the apiserver hangs up', async () => {
-    const hook = compileTestHook('validating', { name: 'hang.example.com', clientConfig: { url: `${httpOrigin}/hang` } });
+    const hook = compileTestHook('validating', {
+      name: 'hang.example.com',
+      clientConfig: { url: `${httpOrigin}/hang` },
+    });
     const controller = new AbortController();
     const pending = bridge.invoke(buildTestCall(hook, now()), controller.signal);
     setTimeout(() => controller.abort(), 50);
     const reply = await pending;
     expect(reply.ok).toBe(false);
-    if (!reply.ok) expect(reply.failure.message).toBe(`failed to call webhook: Post "${httpOrigin}/hang?timeout=10s": context canceled`);
+    if (!reply.ok)
+      expect(reply.failure.message).toBe(
+        `failed to call webhook: Post "${httpOrigin}/hang?timeout=10s": context canceled`,
+      );
   });
 });

@@ -49,7 +49,8 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
 
   const invoke = (async (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
     const { target } = call.hook;
-    if (target.kind === 'plugin') return fail(clientFailure(`hook targets plugin "${target.plugin}", not a url or service`));
+    if (target.kind === 'plugin')
+      return fail(clientFailure(`hook targets plugin "${target.plugin}", not a url or service`));
     const resolved = resolveHookEndpoint(target);
     if (!resolved.ok) return fail(clientFailure(resolved.error));
     const endpoint = resolved.endpoint;
@@ -93,7 +94,8 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
       if (delay !== undefined && options.now() + delay < call.deadline) {
         // Drain (bounded) so the connection stays reusable; an error here only costs that connection.
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-        if (!(await sleep(delay, combined))) return fail(abortedOrTransport(undefined, url, endpoint, deadline, caller));
+        if (!(await sleep(delay, combined)))
+          return fail(abortedOrTransport(undefined, url, endpoint, deadline, caller));
         continue;
       }
       let read;
@@ -133,7 +135,13 @@ function clientFailure(detail: string): HookFailure {
   return { kind: 'client', message: `could not get REST client: ${detail}`, code: 500 };
 }
 
-function abortedOrTransport(error: unknown, url: string, endpoint: HookEndpoint, deadline: AbortSignal, caller: AbortSignal): HookFailure {
+function abortedOrTransport(
+  error: unknown,
+  url: string,
+  endpoint: HookEndpoint,
+  deadline: AbortSignal,
+  caller: AbortSignal,
+): HookFailure {
   if (deadline.aborted) return timeoutFailure(url);
   if (caller.aborted) return transportFailure(url, 'context canceled');
   return transportFailure(url, describeTransportError(error, endpoint));

@@ -21,9 +21,12 @@ export function describeTransportError(error: unknown, endpoint: HookEndpoint): 
   if (code === 'ECONNRESET') return 'read: connection reset by peer';
   // undici's "other side closed": the hook closed the connection without answering; Go reads EOF.
   if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'EOF';
-  if (UNKNOWN_AUTHORITY.has(code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-  if (code === 'CERT_HAS_EXPIRED') return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: x509: ${e.message ?? 'certificate name mismatch'}`;
+  if (UNKNOWN_AUTHORITY.has(code))
+    return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+  if (code === 'CERT_HAS_EXPIRED')
+    return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `tls: failed to verify certificate: x509: ${e.message ?? 'certificate name mismatch'}`;
   const message = e.message ?? String(error);
   return code === '' ? message : `${message} (${code})`;
 }

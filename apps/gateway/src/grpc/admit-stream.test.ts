@@ -7,7 +7,10 @@ import { AdmitStreamMux, type AdmitDuplex } from './admit-stream.js';
 function fakeStream(): { duplex: AdmitDuplex; written: AdmitRequest[]; answer: (id: number) => void } {
   const emitter = new EventEmitter();
   const written: AdmitRequest[] = [];
-  const duplex = Object.assign(emitter, { write: (m: AdmitRequest) => written.push(m), cancel: () => undefined }) as unknown as AdmitDuplex;
+  const duplex = Object.assign(emitter, {
+    write: (m: AdmitRequest) => written.push(m),
+    cancel: () => undefined,
+  }) as unknown as AdmitDuplex;
   return { duplex, written, answer: (id) => emitter.emit('data', { id, uid: '', allowed: true }) };
 }
 
@@ -15,7 +18,11 @@ describe('AdmitStreamMux: answers that match no message in flight', () => {
   it('are reported, not taken for another call', async () => {
     const stream = fakeStream();
     const stray: number[] = [];
-    const mux = new AdmitStreamMux(() => stream.duplex, undefined, (id) => stray.push(id));
+    const mux = new AdmitStreamMux(
+      () => stream.duplex,
+      undefined,
+      (id) => stray.push(id),
+    );
     const pending = mux.send({ hook: 'h' }, 1000, new AbortController().signal);
     const id = stream.written[0]!.id!;
     stream.answer(id + 100); // unknown id

@@ -29,7 +29,11 @@ export class AdmitStreamMux {
   #closed = false;
 
   /** `onStray`: an answer that matches no message in flight (unknown id, duplicate, or after its timeout). */
-  constructor(open: () => AdmitDuplex, onBroken?: (code: grpc.status, detail: string) => void, onStray?: (id: number) => void) {
+  constructor(
+    open: () => AdmitDuplex,
+    onBroken?: (code: grpc.status, detail: string) => void,
+    onStray?: (id: number) => void,
+  ) {
     this.#open = open;
     this.#onBroken = onBroken;
     this.#onStray = onStray;
@@ -47,7 +51,13 @@ export class AdmitStreamMux {
   send(message: AdmitRequest, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
     if (signal.aborted) return Promise.resolve(CANCELED);
     if (this.#closed) {
-      return Promise.resolve({ ok: false, kind: 'rpc', code: grpc.status.UNAVAILABLE, detail: 'the plugin client is closed', transport: true });
+      return Promise.resolve({
+        ok: false,
+        kind: 'rpc',
+        code: grpc.status.UNAVAILABLE,
+        detail: 'the plugin client is closed',
+        transport: true,
+      });
     }
     const call = this.#ensureOpen();
     const id = this.#allocateId();
@@ -88,7 +98,13 @@ export class AdmitStreamMux {
   #broken(call: AdmitDuplex, code: grpc.status, detail: string): void {
     if (this.#call !== call) return;
     this.#call = undefined;
-    const outcome: TransportOutcome = { ok: false, kind: 'rpc', code, detail: `admit stream failed: ${detail}`, transport: true };
+    const outcome: TransportOutcome = {
+      ok: false,
+      kind: 'rpc',
+      code,
+      detail: `admit stream failed: ${detail}`,
+      transport: true,
+    };
     for (const id of [...this.#pending.keys()]) this.#settle(id, outcome);
     this.#onBroken?.(code, detail);
   }

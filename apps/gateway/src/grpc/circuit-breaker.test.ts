@@ -17,8 +17,18 @@ const fail = { do: 'failure' } as const;
 const pass = { do: 'admit', want: 'pass' } as const;
 
 const cases: Case[] = [
-  { name: 'stays closed below the threshold', steps: [pass, fail, pass, fail, pass], wantState: 'closed', wantTransitions: [] },
-  { name: 'a success resets the count', steps: [fail, fail, { do: 'success' }, fail, fail, pass], wantState: 'closed', wantTransitions: [] },
+  {
+    name: 'stays closed below the threshold',
+    steps: [pass, fail, pass, fail, pass],
+    wantState: 'closed',
+    wantTransitions: [],
+  },
+  {
+    name: 'a success resets the count',
+    steps: [fail, fail, { do: 'success' }, fail, fail, pass],
+    wantState: 'closed',
+    wantTransitions: [],
+  },
   {
     name: 'opens after N consecutive failures and rejects at once',
     steps: [fail, fail, fail, { do: 'admit', want: 'reject' }],
@@ -27,7 +37,14 @@ const cases: Case[] = [
   },
   {
     name: 'after the cool-down one trial goes, the others are rejected',
-    steps: [fail, fail, fail, { do: 'advance', ms: 1000 }, { do: 'admit', want: 'trial' }, { do: 'admit', want: 'reject' }],
+    steps: [
+      fail,
+      fail,
+      fail,
+      { do: 'advance', ms: 1000 },
+      { do: 'admit', want: 'trial' },
+      { do: 'admit', want: 'reject' },
+    ],
     wantState: 'half-open',
     wantTransitions: ['closed→open', 'open→half-open'],
   },
@@ -40,15 +57,31 @@ const cases: Case[] = [
   {
     name: 'a failed trial reopens with a doubled cool-down',
     steps: [
-      fail, fail, fail, { do: 'advance', ms: 1000 }, { do: 'admit', want: 'trial' }, fail,
-      { do: 'advance', ms: 1000 }, { do: 'admit', want: 'reject' }, { do: 'advance', ms: 1000 }, { do: 'admit', want: 'trial' },
+      fail,
+      fail,
+      fail,
+      { do: 'advance', ms: 1000 },
+      { do: 'admit', want: 'trial' },
+      fail,
+      { do: 'advance', ms: 1000 },
+      { do: 'admit', want: 'reject' },
+      { do: 'advance', ms: 1000 },
+      { do: 'admit', want: 'trial' },
     ],
     wantState: 'half-open',
     wantTransitions: ['closed→open', 'open→half-open', 'half-open→open', 'open→half-open'],
   },
   {
     name: 'a cancelled trial lets the next call try',
-    steps: [fail, fail, fail, { do: 'advance', ms: 1000 }, { do: 'admit', want: 'trial' }, { do: 'release' }, { do: 'admit', want: 'trial' }],
+    steps: [
+      fail,
+      fail,
+      fail,
+      { do: 'advance', ms: 1000 },
+      { do: 'admit', want: 'trial' },
+      { do: 'release' },
+      { do: 'admit', want: 'trial' },
+    ],
     wantState: 'half-open',
     wantTransitions: ['closed→open', 'open→half-open', 'half-open→open', 'open→half-open'],
   },
@@ -60,7 +93,16 @@ const cases: Case[] = [
   },
   {
     name: 'a failing health probe keeps it open longer',
-    steps: [fail, fail, fail, { do: 'probe-failed' }, { do: 'advance', ms: 1500 }, { do: 'admit', want: 'reject' }, { do: 'advance', ms: 500 }, { do: 'admit', want: 'trial' }],
+    steps: [
+      fail,
+      fail,
+      fail,
+      { do: 'probe-failed' },
+      { do: 'advance', ms: 1500 },
+      { do: 'admit', want: 'reject' },
+      { do: 'advance', ms: 500 },
+      { do: 'admit', want: 'trial' },
+    ],
     wantState: 'half-open',
     wantTransitions: ['closed→open', 'open→half-open'],
   },
@@ -94,7 +136,12 @@ describe('CircuitBreaker', () => {
 
   it('caps the cool-down', () => {
     let clock = 0;
-    const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 1000, maxCooldownMs: 2500, now: () => clock });
+    const breaker = new CircuitBreaker({
+      failureThreshold: 1,
+      cooldownMs: 1000,
+      maxCooldownMs: 2500,
+      now: () => clock,
+    });
     breaker.recordFailure();
     for (let i = 0; i < 5; i++) {
       clock += breaker.retryInMs;

@@ -24,5 +24,7 @@ export function channelCredentials(tls: PluginTls | undefined): grpc.ChannelCred
 }
 
 export function tlsChannelOptions(tls: PluginTls | undefined): grpc.ChannelOptions {
-  return tls?.serverName === undefined ? {} : { 'grpc.ssl_target_name_override': tls.serverName, 'grpc.default_authority': tls.serverName };
+  return tls?.serverName === undefined
+    ? {}
+    : { 'grpc.ssl_target_name_override': tls.serverName, 'grpc.default_authority': tls.serverName };
 }

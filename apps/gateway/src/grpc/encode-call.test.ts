@@ -14,14 +14,57 @@ const scaled = podRequest({ kind: { group: 'autoscaling', version: 'v1', kind: '
 
 type Sent = 'received-as-base' | 'received-as-request' | 'encoded';
 
-const cases: { name: string; capabilities: PluginCapabilities; received?: ReceivedRequest; patch?: typeof labelPatch; request?: typeof scaled; want: Sent; wantPatch?: unknown }[] = [
-  { name: 'patch-capable plugin, unchanged: the received review as base, no patch', capabilities: patching, received: review, want: 'received-as-base', wantPatch: '' },
-  { name: 'patch-capable plugin, patched: the received review plus the patch', capabilities: patching, received: review, patch: labelPatch, want: 'received-as-base', wantPatch: labelPatch },
-  { name: 'plain plugin, received stanza, unchanged: forwarded as is', capabilities: PLAIN_CAPABILITIES, received: stanza, want: 'received-as-request' },
-  { name: 'plain plugin, received stanza, patched: encoded', capabilities: PLAIN_CAPABILITIES, received: stanza, patch: labelPatch, want: 'encoded' },
-  { name: 'plain plugin, received whole review: encoded (it expects a stanza)', capabilities: PLAIN_CAPABILITIES, received: review, want: 'encoded' },
+const cases: {
+  name: string;
+  capabilities: PluginCapabilities;
+  received?: ReceivedRequest;
+  patch?: typeof labelPatch;
+  request?: typeof scaled;
+  want: Sent;
+  wantPatch?: unknown;
+}[] = [
+  {
+    name: 'patch-capable plugin, unchanged: the received review as base, no patch',
+    capabilities: patching,
+    received: review,
+    want: 'received-as-base',
+    wantPatch: '',
+  },
+  {
+    name: 'patch-capable plugin, patched: the received review plus the patch',
+    capabilities: patching,
+    received: review,
+    patch: labelPatch,
+    want: 'received-as-base',
+    wantPatch: labelPatch,
+  },
+  {
+    name: 'plain plugin, received stanza, unchanged: forwarded as is',
+    capabilities: PLAIN_CAPABILITIES,
+    received: stanza,
+    want: 'received-as-request',
+  },
+  {
+    name: 'plain plugin, received stanza, patched: encoded',
+    capabilities: PLAIN_CAPABILITIES,
+    received: stanza,
+    patch: labelPatch,
+    want: 'encoded',
+  },
+  {
+    name: 'plain plugin, received whole review: encoded (it expects a stanza)',
+    capabilities: PLAIN_CAPABILITIES,
+    received: review,
+    want: 'encoded',
+  },
   { name: 'nothing received: encoded', capabilities: patching, want: 'encoded' },
-  { name: 'another kind than received (Equivalent match): encoded', capabilities: patching, received: review, request: scaled, want: 'encoded' },
+  {
+    name: 'another kind than received (Equivalent match): encoded',
+    capabilities: patching,
+    received: review,
+    request: scaled,
+    want: 'encoded',
+  },
 ];
 
 function sentForm(message: AdmitRequest, received: ReceivedRequest | undefined): Sent {
@@ -38,7 +81,14 @@ describe('encodeCall', () => {
       const call = callFor(hook, { patchFromOriginal: c.patch, request: c.request, round: 1 });
       const message = encodeCall(call, c.capabilities, c.received, new ReviewEncodeCache(), 1234.5);
       expect(sentForm(message, c.received)).toBe(c.want);
-      expect(message).toMatchObject({ hook: 'h.example.com', phase: 'MUTATING', round: 1, uid: call.request.uid, timeoutMs: 1235, reviewVersion: 'v1' });
+      expect(message).toMatchObject({
+        hook: 'h.example.com',
+        phase: 'MUTATING',
+        round: 1,
+        uid: call.request.uid,
+        timeoutMs: 1235,
+        reviewVersion: 'v1',
+      });
       if (c.want === 'received-as-base') {
         const patchText = Buffer.from(message.patch as Buffer).toString();
         expect(patchText === '' ? '' : JSON.parse(patchText)).toEqual(c.wantPatch);
@@ -57,7 +107,13 @@ describe('encodeCall', () => {
   it('encodes an accumulated patch and the head once for all the hooks after it', () => {
     const cache = new ReviewEncodeCache();
     const first = encodeCall(callFor(hook, { patchFromOriginal: labelPatch }), patching, review, cache, 100);
-    const second = encodeCall(callFor(hookFor('other', 'validating', 'p'), { patchFromOriginal: labelPatch }), patching, review, cache, 100);
+    const second = encodeCall(
+      callFor(hookFor('other', 'validating', 'p'), { patchFromOriginal: labelPatch }),
+      patching,
+      review,
+      cache,
+      100,
+    );
     expect(second.patch).toBe(first.patch);
     expect(second.requestHead).toBe(first.requestHead);
     expect(second.phase).toBe('VALIDATING');

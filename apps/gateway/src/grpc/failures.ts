@@ -29,13 +29,20 @@ export function canceledFailure(url: string): HookFailure {
 /** A gRPC status (unary), a hook error sent in-band (stream), or a broken stream. */
 export function rpcFailure(url: string, code: grpc.status, detail: string): HookFailure {
   const name = GRPC_STATUS_NAME[code] ?? `Code(${code})`;
-  return { kind: 'transport', message: callFailed(url, `rpc error: code = ${name} desc = ${detail}`), code: UNAVAILABLE };
+  return {
+    kind: 'transport',
+    message: callFailed(url, `rpc error: code = ${name} desc = ${detail}`),
+    code: UNAVAILABLE,
+  };
 }
 
 export function circuitOpenFailure(url: string, plugin: string, failures: number): HookFailure {
   return {
     kind: 'transport',
-    message: callFailed(url, `circuit open for plugin ${JSON.stringify(plugin)} after ${failures} consecutive failures`),
+    message: callFailed(
+      url,
+      `circuit open for plugin ${JSON.stringify(plugin)} after ${failures} consecutive failures`,
+    ),
     code: UNAVAILABLE,
   };
 }

@@ -8,10 +8,21 @@
  *   // at shutdown:
  *   for (const client of plugins.values()) client.close();
  */
-export { createPluginClient, PluginClient, DEFAULT_CHANNEL_OPTIONS, type PluginClientOptions, type PluginClientStatus } from './plugin-client.js';
+export {
+  createPluginClient,
+  PluginClient,
+  DEFAULT_CHANNEL_OPTIONS,
+  type PluginClientOptions,
+  type PluginClientStatus,
+} from './plugin-client.js';
 export { pluginInvoker, type PluginClients, type PluginInvokerOptions } from './plugin-invoker.js';
 export type { ReceivedRequest } from './received-request.js';
-export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState, type CircuitAdmission } from './circuit-breaker.js';
+export {
+  CircuitBreaker,
+  type CircuitBreakerOptions,
+  type CircuitState,
+  type CircuitAdmission,
+} from './circuit-breaker.js';
 export type { PluginCapabilities } from './capabilities.js';
 export type { PluginTls } from './credentials.js';
 export { pluginUrl } from './failures.js';

@@ -5,8 +5,19 @@
  * health probe that closes the breaker as soon as the plugin answers again.
  */
 import * as grpc from '@grpc/grpc-js';
-import { DEFAULT_GRPC_RECEIVE_LIMIT_BYTES, MAX_MESSAGE_BYTES, newAdmissionPluginClient, newHealthClient } from '@hookgate/proto';
-import type { AdmissionPluginClient, AdmitRequest, DescribeResponse__Output, HealthClient, ServingStatus__Output } from '@hookgate/proto';
+import {
+  DEFAULT_GRPC_RECEIVE_LIMIT_BYTES,
+  MAX_MESSAGE_BYTES,
+  newAdmissionPluginClient,
+  newHealthClient,
+} from '@hookgate/proto';
+import type {
+  AdmissionPluginClient,
+  AdmitRequest,
+  DescribeResponse__Output,
+  HealthClient,
+  ServingStatus__Output,
+} from '@hookgate/proto';
 import { AdmitStreamMux } from './admit-stream.js';
 import { PLAIN_CAPABILITIES, capabilitiesFrom, type PluginCapabilities } from './capabilities.js';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
@@ -84,7 +95,9 @@ export class PluginClient {
     this.#forceUnary = options.transport === 'unary';
     const channelOptions = { ...DEFAULT_CHANNEL_OPTIONS, ...tlsChannelOptions(options.tls), ...options.channelOptions };
     this.#grpc = newAdmissionPluginClient(target, channelCredentials(options.tls), channelOptions);
-    this.#health = newHealthClient(target, channelCredentials(options.tls), { channelOverride: this.#grpc.getChannel() });
+    this.#health = newHealthClient(target, channelCredentials(options.tls), {
+      channelOverride: this.#grpc.getChannel(),
+    });
     this.#stream = new AdmitStreamMux(
       () => this.#grpc.AdmitStream(),
       // The plugin may have restarted as another version: ask again what it offers.
@@ -131,10 +144,16 @@ export class PluginClient {
    * once the capabilities are known (they decide between the whole request and base + patch).
    */
   /** `timeoutCounts: false`: the deadline was the request's, not the hook's, so a timeout is not the plugin's failure. */
-  async admit(build: (capabilities: PluginCapabilities) => AdmitRequest, timeoutMs: number, signal: AbortSignal, options: { timeoutCounts?: boolean } = {}): Promise<TransportOutcome> {
+  async admit(
+    build: (capabilities: PluginCapabilities) => AdmitRequest,
+    timeoutMs: number,
+    signal: AbortSignal,
+    options: { timeoutCounts?: boolean } = {},
+  ): Promise<TransportOutcome> {
     if (signal.aborted) return CANCELED;
     const admission = this.breaker?.admit() ?? 'pass';
-    if (admission === 'reject') return { ok: false, kind: 'circuit-open', failures: this.breaker?.consecutiveFailures ?? 0 };
+    if (admission === 'reject')
+      return { ok: false, kind: 'circuit-open', failures: this.breaker?.consecutiveFailures ?? 0 };
     const started = Date.now();
     let capabilities = this.capabilities;
     if (capabilities === undefined) {
@@ -155,7 +174,9 @@ export class PluginClient {
   /** grpc.health.v1 Check of the whole server (service ""). */
   checkHealth(timeoutMs = this.#probeTimeoutMs): Promise<ServingStatus__Output> {
     return new Promise((resolve, reject) => {
-      this.#health.Check({ service: '' }, { deadline: Date.now() + timeoutMs }, (error, reply) => (error ? reject(error) : resolve(reply!.status)));
+      this.#health.Check({ service: '' }, { deadline: Date.now() + timeoutMs }, (error, reply) =>
+        error ? reject(error) : resolve(reply!.status),
+      );
     });
   }
 
@@ -181,13 +202,28 @@ export class PluginClient {
     this.#grpc.close();
   }
 
-  #send(message: AdmitRequest, capabilities: PluginCapabilities, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
+  #send(
+    message: AdmitRequest,
+    capabilities: PluginCapabilities,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<TransportOutcome> {
     if (this.#closed) {
-      return Promise.resolve({ ok: false, kind: 'rpc', code: grpc.status.UNAVAILABLE, detail: 'the plugin client is closed', transport: true });
+      return Promise.resolve({
+        ok: false,
+        kind: 'rpc',
+        code: grpc.status.UNAVAILABLE,
+        detail: 'the plugin client is closed',
+        transport: true,
+      });
     }
     // A message a plugin may refuse for its size goes alone (unary): refused on the shared stream, it
     // would break the stream and fail every call in flight on it.
-    const shared = capabilities.stream && !this.#forceUnary && !this.#streamUnsupported && approximateBytes(message) <= DEFAULT_GRPC_RECEIVE_LIMIT_BYTES;
+    const shared =
+      capabilities.stream &&
+      !this.#forceUnary &&
+      !this.#streamUnsupported &&
+      approximateBytes(message) <= DEFAULT_GRPC_RECEIVE_LIMIT_BYTES;
     return shared ? this.#stream.send(message, timeoutMs, signal) : admitUnary(this.#grpc, message, timeoutMs, signal);
   }
 
@@ -246,6 +282,7 @@ export function createPluginClient(name: string, target: string, options?: Plugi
 
 /** The encoded size of an AdmitRequest, near enough: its byte fields dominate. */
 function approximateBytes(message: AdmitRequest): number {
-  const bytes = (field: AdmitRequest['request']): number => (field === undefined ? 0 : typeof field === 'string' ? Buffer.byteLength(field) : field.length);
+  const bytes = (field: AdmitRequest['request']): number =>
+    field === undefined ? 0 : typeof field === 'string' ? Buffer.byteLength(field) : field.length;
   return bytes(message.request) + bytes(message.baseRequest) + bytes(message.patch) + bytes(message.requestHead) + 256;
 }

@@ -12,7 +12,16 @@ import type { AdmitRequest__Output, AdmitResponse } from '@hookgate/proto';
 import type { HookReply } from '@hookgate/admission';
 import { createPluginClient, type PluginClient } from './plugin-client.js';
 import { pluginInvoker } from './plugin-invoker.js';
-import { callFor, eventually, gate, hookFor, podRequest, receivedReview, receivedStanza, tempDir } from './test/fixtures.js';
+import {
+  callFor,
+  eventually,
+  gate,
+  hookFor,
+  podRequest,
+  receivedReview,
+  receivedStanza,
+  tempDir,
+} from './test/fixtures.js';
 
 const held = { gate: gate(), started: 0 };
 const seen: { labels?: unknown; uid?: string }[] = [];
@@ -21,7 +30,10 @@ const sdkPlugin = definePlugin({
   name: 'sdk',
   hooks: {
     allow: { phase: 'validating', validate: () => ({ allowed: true }) },
-    deny: { phase: 'validating', validate: () => ({ allowed: false, message: 'pods in shop need an owner', code: 403 }) },
+    deny: {
+      phase: 'validating',
+      validate: () => ({ allowed: false, message: 'pods in shop need an owner', code: 403 }),
+    },
     annotate: {
       phase: 'mutating',
       mutate(req) {
@@ -45,7 +57,10 @@ const sdkPlugin = definePlugin({
         return { allowed: true };
       },
     },
-    echo: { phase: 'mutating', mutate: (req) => void seen.push({ labels: req.object?.metadata?.labels, uid: req.uid }) },
+    echo: {
+      phase: 'mutating',
+      mutate: (req) => void seen.push({ labels: req.object?.metadata?.labels, uid: req.uid }),
+    },
   },
 });
 
@@ -61,16 +76,33 @@ function plain(reply: HookReply): unknown {
   return JSON.parse(JSON.stringify(reply));
 }
 
-const decisionCases: { name: string; hook: string; phase: 'mutating' | 'validating'; want: (uid: string) => unknown }[] = [
+const decisionCases: {
+  name: string;
+  hook: string;
+  phase: 'mutating' | 'validating';
+  want: (uid: string) => unknown;
+}[] = [
   { name: 'allow', hook: 'allow', phase: 'validating', want: () => ({ ok: true, answer: { allowed: true } }) },
-  { name: 'deny', hook: 'deny', phase: 'validating', want: () => ({ ok: true, answer: { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'pods in shop need an owner' } } }) },
+  {
+    name: 'deny',
+    hook: 'deny',
+    phase: 'validating',
+    want: () => ({
+      ok: true,
+      answer: { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'pods in shop need an owner' } },
+    }),
+  },
   {
     name: 'patch with a side effect',
     hook: 'annotate',
     phase: 'mutating',
     want: () => ({
       ok: true,
-      answer: { allowed: true, patch: '[{"op":"add","path":"/metadata/annotations","value":{"owner":"team-a"}}]', sideEffects: [{ kind: 'quota', key: 'shop/web-0' }] },
+      answer: {
+        allowed: true,
+        patch: '[{"op":"add","path":"/metadata/annotations","value":{"owner":"team-a"}}]',
+        sideEffects: [{ kind: 'quota', key: 'shop/web-0' }],
+      },
     }),
   },
   {
@@ -79,7 +111,11 @@ const decisionCases: { name: string; hook: string; phase: 'mutating' | 'validati
     phase: 'validating',
     want: () => ({
       ok: false,
-      failure: { kind: 'transport', code: 503, message: `failed to call webhook: Post "${url('sdk', 'throw')}": rpc error: code = Internal desc = hook "throw" failed: database unreachable` },
+      failure: {
+        kind: 'transport',
+        code: 503,
+        message: `failed to call webhook: Post "${url('sdk', 'throw')}": rpc error: code = Internal desc = hook "throw" failed: database unreachable`,
+      },
     }),
   },
   {
@@ -112,7 +148,10 @@ for (const transport of ['unix', 'tcp'] as const) {
           listen = `unix://${path.join(tmp.dir, 'sdk.sock')}`;
         }
         server = await servePlugin(sdkPlugin, { listen, logger: false });
-        client = createPluginClient('sdk', server.target, { transport: mode === 'unary' ? 'unary' : 'auto', circuitBreaker: false });
+        client = createPluginClient('sdk', server.target, {
+          transport: mode === 'unary' ? 'unary' : 'auto',
+          circuitBreaker: false,
+        });
       });
       afterAll(async () => {
         held.gate.release();
@@ -133,7 +172,16 @@ for (const transport of ['unix', 'tcp'] as const) {
         const received = receivedReview();
         const invoke = pluginInvoker(new Map([['sdk', client]]), { received });
         const patch = [{ op: 'add', path: '/metadata/labels/team', value: 'core' }];
-        const call = callFor(hookFor('echo', 'mutating', 'sdk'), { patchFromOriginal: patch, request: { ...received.request, object: { ...(received.request.object as object), metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web', team: 'core' } } } } });
+        const call = callFor(hookFor('echo', 'mutating', 'sdk'), {
+          patchFromOriginal: patch,
+          request: {
+            ...received.request,
+            object: {
+              ...(received.request.object as object),
+              metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web', team: 'core' } },
+            },
+          },
+        });
         seen.length = 0;
         expect(await invoke(call, never)).toEqual({ ok: true, answer: { allowed: true } });
         expect(seen).toEqual([{ labels: { app: 'web', team: 'core' }, uid: call.request.uid }]);
@@ -142,13 +190,23 @@ for (const transport of ['unix', 'tcp'] as const) {
       it('fails a hook that does not answer in time with the apiserver timeout text, and keeps working', async () => {
         startHeld();
         const invoke = pluginInvoker(new Map([['sdk', client]]));
-        const reply = await invoke(callFor(hookFor('held', 'validating', 'sdk'), { deadline: Date.now() + 150 }), never);
+        const reply = await invoke(
+          callFor(hookFor('held', 'validating', 'sdk'), { deadline: Date.now() + 150 }),
+          never,
+        );
         expect(reply).toEqual({
           ok: false,
-          failure: { kind: 'timeout', code: 503, message: `failed to call webhook: Post "${url('sdk', 'held')}": context deadline exceeded` },
+          failure: {
+            kind: 'timeout',
+            code: 503,
+            message: `failed to call webhook: Post "${url('sdk', 'held')}": context deadline exceeded`,
+          },
         });
         held.gate.release();
-        expect(await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).toEqual({ ok: true, answer: { allowed: true } });
+        expect(await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).toEqual({
+          ok: true,
+          answer: { allowed: true },
+        });
       });
 
       it('cancels a call when the signal aborts', async () => {
@@ -161,7 +219,11 @@ for (const transport of ['unix', 'tcp'] as const) {
         abort.abort();
         expect(await pending).toEqual({
           ok: false,
-          failure: { kind: 'transport', code: 503, message: `failed to call webhook: Post "${url('sdk', 'held')}": context canceled` },
+          failure: {
+            kind: 'transport',
+            code: 503,
+            message: `failed to call webhook: Post "${url('sdk', 'held')}": context canceled`,
+          },
         });
         held.gate.release();
       });
@@ -172,7 +234,9 @@ for (const transport of ['unix', 'tcp'] as const) {
         const invoke = pluginInvoker(new Map([['sdk', client]]));
         const slow = invoke(callFor(hookFor('held', 'validating', 'sdk')), never);
         await eventually(() => held.started > before, 'the held hook to start');
-        const fast = await Promise.all([1, 2, 3].map(() => invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)));
+        const fast = await Promise.all(
+          [1, 2, 3].map(() => invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)),
+        );
         expect(fast.every((r) => r.ok)).toBe(true);
         expect(client.status()).toMatchObject({ streamOpen: mode === 'stream', inFlight: mode === 'stream' ? 1 : 0 });
         held.gate.release();
@@ -198,14 +262,19 @@ describe('pluginInvoker → a plain plugin (no Describe, no stream)', () => {
     // What a minimal plugin in another language serves: Admit only.
     server = new grpc.Server();
     server.addService(AdmissionPluginService, {
-      Admit: (call: grpc.ServerUnaryCall<AdmitRequest__Output, AdmitResponse>, callback: grpc.sendUnaryData<AdmitResponse>) => {
+      Admit: (
+        call: grpc.ServerUnaryCall<AdmitRequest__Output, AdmitResponse>,
+        callback: grpc.sendUnaryData<AdmitResponse>,
+      ) => {
         received.push(call.request);
         if (call.request.hook === 'slow') return void setTimeout(() => callback(null, { allowed: true }), 2000).unref();
         callback(null, { allowed: true, uid: call.request.uid });
       },
     } as grpc.UntypedServiceImplementation);
     const sock = path.join(tmp.dir, 'plain.sock');
-    await new Promise<number>((resolve, reject) => server.bindAsync(`unix:${sock}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`unix:${sock}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
     client = createPluginClient('plain', `unix://${sock}`, { circuitBreaker: false });
   });
   afterAll(async () => {
@@ -229,8 +298,13 @@ describe('pluginInvoker → a plain plugin (no Describe, no stream)', () => {
   it('sends the whole patched request once the object changed', async () => {
     const stanza = receivedStanza();
     const invoke = pluginInvoker(new Map([['plain', client]]), { received: stanza });
-    const patched = podRequest({ object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', labels: { team: 'core' } } } });
-    const call = callFor(hookFor('h', 'mutating', 'plain'), { request: patched, patchFromOriginal: [{ op: 'add', path: '/metadata/labels/team', value: 'core' }] });
+    const patched = podRequest({
+      object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', labels: { team: 'core' } } },
+    });
+    const call = callFor(hookFor('h', 'mutating', 'plain'), {
+      request: patched,
+      patchFromOriginal: [{ op: 'add', path: '/metadata/labels/team', value: 'core' }],
+    });
     await invoke(call, never);
     expect(JSON.parse(received.at(-1)!.request.toString())).toEqual(call.request);
   });
@@ -242,13 +316,28 @@ describe('pluginInvoker → a plain plugin (no Describe, no stream)', () => {
   });
 });
 
-describe('pluginInvoker: messages above gRPC\'s default 4 MiB', () => {
-  const bigPod = () => podRequest({ object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', annotations: { blob: 'x'.repeat(5 * 1024 * 1024) } } } });
+describe("pluginInvoker: messages above gRPC's default 4 MiB", () => {
+  const bigPod = () =>
+    podRequest({
+      object: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'web-0', annotations: { blob: 'x'.repeat(5 * 1024 * 1024) } },
+      },
+    });
 
   /** The SDK plugin on a socket of its own, a described client for it, everything stopped afterwards. */
-  async function withPlugin(serveOptions: Partial<Parameters<typeof servePlugin>[1]>, clientOptions: Parameters<typeof createPluginClient>[2], body: (client: PluginClient) => Promise<void>): Promise<void> {
+  async function withPlugin(
+    serveOptions: Partial<Parameters<typeof servePlugin>[1]>,
+    clientOptions: Parameters<typeof createPluginClient>[2],
+    body: (client: PluginClient) => Promise<void>,
+  ): Promise<void> {
     const tmp = await tempDir();
-    const server = await servePlugin(sdkPlugin, { listen: `unix://${path.join(tmp.dir, 'big.sock')}`, logger: false, ...serveOptions });
+    const server = await servePlugin(sdkPlugin, {
+      listen: `unix://${path.join(tmp.dir, 'big.sock')}`,
+      logger: false,
+      ...serveOptions,
+    });
     const client = createPluginClient('sdk', server.target, clientOptions);
     try {
       await client.describe();
@@ -264,7 +353,9 @@ describe('pluginInvoker: messages above gRPC\'s default 4 MiB', () => {
   it('reach an SDK plugin, which accepts what the gateway sends', async () => {
     await withPlugin({}, { circuitBreaker: false }, async (client) => {
       const invoke = pluginInvoker(new Map([['sdk', client]]));
-      expect(plain(await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never))).toEqual({ ok: true, answer: { allowed: true } });
+      expect(plain(await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never))).toEqual(
+        { ok: true, answer: { allowed: true } },
+      );
     });
   });
 
@@ -277,7 +368,10 @@ describe('pluginInvoker: messages above gRPC\'s default 4 MiB', () => {
       const pending = invoke(callFor(hookFor('held', 'validating', 'sdk')), never);
       await eventually(() => held.started > before, 'the held hook to start');
       const big = await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never);
-      expect(big).toMatchObject({ ok: false, failure: { kind: 'transport', message: expect.stringContaining('ResourceExhausted') } });
+      expect(big).toMatchObject({
+        ok: false,
+        failure: { kind: 'transport', message: expect.stringContaining('ResourceExhausted') },
+      });
       held.gate.release();
       expect(await pending).toEqual({ ok: true, answer: { allowed: true } });
       expect(client.breaker?.state).toBe('closed');
@@ -291,20 +385,27 @@ describe('pluginInvoker → a plugin that claims a stream it does not serve', ()
     const server = new grpc.Server();
     let admits = 0;
     server.addService(AdmissionPluginService, {
-      Describe: (_call: unknown, callback: grpc.sendUnaryData<object>) => callback(null, { plugin: 'liar', admitStream: true }),
+      Describe: (_call: unknown, callback: grpc.sendUnaryData<object>) =>
+        callback(null, { plugin: 'liar', admitStream: true }),
       Admit: (_call: unknown, callback: grpc.sendUnaryData<AdmitResponse>) => {
         admits++;
         callback(null, { allowed: true });
       },
     } as grpc.UntypedServiceImplementation);
     const sock = path.join(tmp.dir, 'liar.sock');
-    await new Promise<number>((resolve, reject) => server.bindAsync(`unix:${sock}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`unix:${sock}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
     const client = createPluginClient('liar', `unix://${sock}`, { circuitBreaker: false });
     try {
       const invoke = pluginInvoker(new Map([['liar', client]]));
       await client.describe();
       expect(client.capabilities?.stream).toBe(true);
-      for (let i = 0; i < 2; i++) expect(await invoke(callFor(hookFor('h', 'validating', 'liar')), never)).toEqual({ ok: true, answer: { allowed: true } });
+      for (let i = 0; i < 2; i++)
+        expect(await invoke(callFor(hookFor('h', 'validating', 'liar')), never)).toEqual({
+          ok: true,
+          answer: { allowed: true },
+        });
       expect(admits).toBe(2);
       expect(client.capabilities?.stream).toBe(false);
     } finally {
@@ -323,7 +424,10 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
     const client = createPluginClient('sdk', target, { circuitBreaker: false });
     const invoke = pluginInvoker(new Map([['sdk', client]]));
     try {
-      expect(await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).toEqual({ ok: true, answer: { allowed: true } });
+      expect(await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).toEqual({
+        ok: true,
+        answer: { allowed: true },
+      });
       startHeld();
       const before = held.started;
       const inFlight = invoke(callFor(hookFor('held', 'validating', 'sdk')), never);
@@ -331,11 +435,16 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
       await server.shutdown(0); // cut: the held call never answers
       const reply = await inFlight;
       expect(reply).toMatchObject({ ok: false, failure: { kind: 'transport', code: 503 } });
-      expect(reply.ok ? '' : reply.failure.message).toMatch(/^failed to call webhook: Post "plugin:\/\/sdk\/held\?timeout=10s": rpc error: code = \w+ desc = admit stream failed: /);
+      expect(reply.ok ? '' : reply.failure.message).toMatch(
+        /^failed to call webhook: Post "plugin:\/\/sdk\/held\?timeout=10s": rpc error: code = \w+ desc = admit stream failed: /,
+      );
       held.gate.release();
 
       server = await servePlugin(sdkPlugin, { listen: target, logger: false });
-      await eventually(async () => (await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).ok, 'a call to succeed after the restart');
+      await eventually(
+        async () => (await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).ok,
+        'a call to succeed after the restart',
+      );
       expect(client.status()).toMatchObject({ streamOpen: true, circuit: 'disabled' });
     } finally {
       client.close();
@@ -370,7 +479,10 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
         },
       });
 
-      server = await servePlugin(definePlugin({ name: 'late', hooks: { allow: { phase: 'validating', validate: () => ({ allowed: true }) } } }), { listen: target, logger: false });
+      server = await servePlugin(
+        definePlugin({ name: 'late', hooks: { allow: { phase: 'validating', validate: () => ({ allowed: true }) } } }),
+        { listen: target, logger: false },
+      );
       await eventually(() => client.breaker?.state === 'closed', 'the circuit to close');
       expect(await call()).toEqual({ ok: true, answer: { allowed: true } });
       expect(transitions[0]).toBe('closed→open');
@@ -389,7 +501,9 @@ describe('pluginInvoker: a plugin that hangs', () => {
     const tmp = await tempDir();
     const target = `unix://${path.join(tmp.dir, 'hang.sock')}`;
     const server = await servePlugin(sdkPlugin, { listen: target, logger: false });
-    const client = createPluginClient('sdk', target, { circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000, maxCooldownMs: 60_000 } });
+    const client = createPluginClient('sdk', target, {
+      circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000, maxCooldownMs: 60_000 },
+    });
     const invoke = pluginInvoker(new Map([['sdk', client]]));
     const hook = { ...hookFor('held', 'validating', 'sdk'), timeoutSeconds: ownTimeoutMs / 1000 };
     startHeld();
@@ -423,19 +537,36 @@ describe('pluginInvoker: calls that never leave the gateway', () => {
     {
       name: 'an unknown plugin is a client failure',
       plugin: 'ghost',
-      want: { ok: false, failure: { kind: 'client', code: 500, message: 'could not get REST client: plugin "ghost" is not configured; declare it under plugins in the GatewayConfiguration or register it' } },
+      want: {
+        ok: false,
+        failure: {
+          kind: 'client',
+          code: 500,
+          message:
+            'could not get REST client: plugin "ghost" is not configured; declare it under plugins in the GatewayConfiguration or register it',
+        },
+      },
     },
     {
       name: 'a deadline already passed is a timeout',
       plugin: 'idle',
       deadline: Date.now() - 1,
-      want: { ok: false, failure: { kind: 'timeout', code: 503, message: `failed to call webhook: Post "${url('idle', 'allow')}": context deadline exceeded` } },
+      want: {
+        ok: false,
+        failure: {
+          kind: 'timeout',
+          code: 503,
+          message: `failed to call webhook: Post "${url('idle', 'allow')}": context deadline exceeded`,
+        },
+      },
     },
   ];
   for (const c of cases) {
     it(c.name, async () => {
       const invoke = pluginInvoker(new Map([['idle', client]]));
-      expect(await invoke(callFor(hookFor('allow', 'validating', c.plugin), { deadline: c.deadline }), never)).toEqual(c.want);
+      expect(await invoke(callFor(hookFor('allow', 'validating', c.plugin), { deadline: c.deadline }), never)).toEqual(
+        c.want,
+      );
     });
   }
 });

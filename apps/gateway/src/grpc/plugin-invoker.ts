@@ -8,7 +8,14 @@
  */
 import type { HookCall, HookFailure, HookInvoker, HookReply } from '@hookgate/admission';
 import { encodeCall, ReviewEncodeCache } from './encode-call.js';
-import { canceledFailure, circuitOpenFailure, clientFailure, pluginUrl, rpcFailure, timeoutFailure } from './failures.js';
+import {
+  canceledFailure,
+  circuitOpenFailure,
+  clientFailure,
+  pluginUrl,
+  rpcFailure,
+  timeoutFailure,
+} from './failures.js';
 import type { PluginClient } from './plugin-client.js';
 import type { ReceivedRequest } from './received-request.js';
 import type { TransportOutcome } from './transport-outcome.js';
@@ -31,18 +38,31 @@ export function pluginInvoker(clients: PluginClients, options: PluginInvokerOpti
   const invoke = async (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
     const target = call.hook.target;
     if (target.kind !== 'plugin') {
-      return fail(clientFailure(`webhook ${JSON.stringify(call.hook.name)} is not served by a plugin (clientConfig has no plugin)`));
+      return fail(
+        clientFailure(
+          `webhook ${JSON.stringify(call.hook.name)} is not served by a plugin (clientConfig has no plugin)`,
+        ),
+      );
     }
     const client = clients.get(target.plugin);
     if (client === undefined) {
-      return fail(clientFailure(`plugin ${JSON.stringify(target.plugin)} is not configured; declare it under plugins in the GatewayConfiguration or register it`));
+      return fail(
+        clientFailure(
+          `plugin ${JSON.stringify(target.plugin)} is not configured; declare it under plugins in the GatewayConfiguration or register it`,
+        ),
+      );
     }
     const url = pluginUrl(target.plugin, call.hook.name, call.timeoutSeconds);
     const timeoutMs = call.deadline - now();
     if (timeoutMs <= 0) return fail(timeoutFailure(url));
     // A call cut short by the request's budget says nothing about the plugin: its timeout is not held against it.
     const ownTimeoutBinds = timeoutMs >= call.hook.timeoutSeconds * 1000 - 1;
-    const outcome = await client.admit((capabilities) => encodeCall(call, capabilities, received, cache, timeoutMs), timeoutMs, signal, { timeoutCounts: ownTimeoutBinds });
+    const outcome = await client.admit(
+      (capabilities) => encodeCall(call, capabilities, received, cache, timeoutMs),
+      timeoutMs,
+      signal,
+      { timeoutCounts: ownTimeoutBinds },
+    );
     return outcome.ok ? verifyAnswer(call, outcome.response, url) : fail(failureOf(outcome, url, target.plugin));
   };
   return invoke satisfies HookInvoker;

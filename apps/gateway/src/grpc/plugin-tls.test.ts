@@ -20,11 +20,14 @@ describe('plugin over TLS', () => {
     const material = await ensureSelfManagedCertificates({ stateDir: `${tmp.dir}/a` });
     ca = material.ca;
     otherCa = (await ensureSelfManagedCertificates({ stateDir: `${tmp.dir}/b` })).ca;
-    server = await servePlugin(definePlugin({ name: 'secure', hooks: { allow: { phase: 'validating', validate: () => ({ allowed: true }) } } }), {
-      listen: '127.0.0.1:0',
-      tls: { key: material.key, cert: material.cert },
-      logger: false,
-    });
+    server = await servePlugin(
+      definePlugin({ name: 'secure', hooks: { allow: { phase: 'validating', validate: () => ({ allowed: true }) } } }),
+      {
+        listen: '127.0.0.1:0',
+        tls: { key: material.key, cert: material.cert },
+        logger: false,
+      },
+    );
   }, 30_000);
   afterAll(async () => {
     await server.shutdown(100);
@@ -32,17 +35,36 @@ describe('plugin over TLS', () => {
   });
 
   const cases: { name: string; options: () => PluginClientOptions; ok: boolean }[] = [
-    { name: 'a client trusting the CA gets answers (name checked: localhost)', options: () => ({ tls: { ca, serverName: 'localhost' } }), ok: true },
-    { name: 'a client trusting another CA fails as a transport failure', options: () => ({ tls: { ca: otherCa, serverName: 'localhost' } }), ok: false },
+    {
+      name: 'a client trusting the CA gets answers (name checked: localhost)',
+      options: () => ({ tls: { ca, serverName: 'localhost' } }),
+      ok: true,
+    },
+    {
+      name: 'a client trusting another CA fails as a transport failure',
+      options: () => ({ tls: { ca: otherCa, serverName: 'localhost' } }),
+      ok: false,
+    },
     { name: 'a plaintext client fails as a transport failure', options: () => ({}), ok: false },
   ];
   for (const c of cases) {
     it(c.name, async () => {
-      const client = createPluginClient('secure', server.target, { ...c.options(), circuitBreaker: false, probeTimeoutMs: 1000 });
+      const client = createPluginClient('secure', server.target, {
+        ...c.options(),
+        circuitBreaker: false,
+        probeTimeoutMs: 1000,
+      });
       try {
-        const reply = await pluginInvoker(new Map([['secure', client]]))(callFor(hookFor('allow', 'validating', 'secure'), { deadline: Date.now() + 2000 }), never);
+        const reply = await pluginInvoker(new Map([['secure', client]]))(
+          callFor(hookFor('allow', 'validating', 'secure'), { deadline: Date.now() + 2000 }),
+          never,
+        );
         if (c.ok) expect(reply).toEqual({ ok: true, answer: { allowed: true } });
-        else expect(reply).toMatchObject({ ok: false, failure: { kind: expect.stringMatching(/^(transport|timeout)$/), code: 503 } });
+        else
+          expect(reply).toMatchObject({
+            ok: false,
+            failure: { kind: expect.stringMatching(/^(transport|timeout)$/), code: 503 },
+          });
       } finally {
         client.close();
       }

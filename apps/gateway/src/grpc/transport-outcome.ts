@@ -14,7 +14,13 @@ export type TransportOutcome =
    * A gRPC status. `transport`: the plugin could not be reached or the stream broke (counts for the
    * circuit breaker); otherwise the plugin itself answered with an error.
    */
-  | { readonly ok: false; readonly kind: 'rpc'; readonly code: grpc.status; readonly detail: string; readonly transport: boolean };
+  | {
+      readonly ok: false;
+      readonly kind: 'rpc';
+      readonly code: grpc.status;
+      readonly detail: string;
+      readonly transport: boolean;
+    };
 
 export const TIMEOUT: TransportOutcome = Object.freeze({ ok: false, kind: 'timeout' });
 export const CANCELED: TransportOutcome = Object.freeze({ ok: false, kind: 'canceled' });

@@ -4,7 +4,12 @@ import type { AdmissionPluginClient, AdmitRequest } from '@hookgate/proto';
 import { onAbort } from './abort-fanout.js';
 import { CANCELED, TIMEOUT, type TransportOutcome } from './transport-outcome.js';
 
-export function admitUnary(client: AdmissionPluginClient, message: AdmitRequest, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
+export function admitUnary(
+  client: AdmissionPluginClient,
+  message: AdmitRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<TransportOutcome> {
   if (signal.aborted) return Promise.resolve(CANCELED);
   return new Promise((resolve) => {
     let cancelledByUs = false;
@@ -25,5 +30,11 @@ export function admitUnary(client: AdmissionPluginClient, message: AdmitRequest,
 
 function outcomeOfStatus(error: grpc.ServiceError): TransportOutcome {
   if (error.code === grpc.status.DEADLINE_EXCEEDED) return TIMEOUT;
-  return { ok: false, kind: 'rpc', code: error.code, detail: error.details || error.message, transport: error.code === grpc.status.UNAVAILABLE };
+  return {
+    ok: false,
+    kind: 'rpc',
+    code: error.code,
+    detail: error.details || error.message,
+    transport: error.code === grpc.status.UNAVAILABLE,
+  };
 }

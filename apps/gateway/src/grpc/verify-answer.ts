@@ -8,17 +8,21 @@ import type { AdmitResponse__Output } from '@hookgate/proto';
 import { invalidResponseFailure, rpcFailure } from './failures.js';
 
 export function verifyAnswer(call: HookCall, response: AdmitResponse__Output, url: string): HookReply {
-  if (response.error !== null) return { ok: false, failure: rpcFailure(url, response.error.code, response.error.message) };
+  if (response.error !== null)
+    return { ok: false, failure: rpcFailure(url, response.error.code, response.error.message) };
   const strict = call.version === 'v1';
   if (strict && response.uid !== '' && response.uid !== call.request.uid) {
     return {
       ok: false,
-      failure: invalidResponseFailure(`expected response.uid=${JSON.stringify(call.request.uid)}, got ${JSON.stringify(response.uid)}`),
+      failure: invalidResponseFailure(
+        `expected response.uid=${JSON.stringify(call.request.uid)}, got ${JSON.stringify(response.uid)}`,
+      ),
     };
   }
   let patch = response.patch.length > 0 ? response.patch.toString('utf8') : undefined;
   if (patch !== undefined && call.hook.phase === 'validating') {
-    if (strict) return { ok: false, failure: invalidResponseFailure('validating webhook may not return response.patch') };
+    if (strict)
+      return { ok: false, failure: invalidResponseFailure('validating webhook may not return response.patch') };
     patch = undefined;
   }
   const answer: { -readonly [K in keyof HookAnswer]: HookAnswer[K] } = { allowed: response.allowed };
@@ -31,7 +35,9 @@ export function verifyAnswer(call: HookCall, response: AdmitResponse__Output, ur
     break;
   }
   if (response.sideEffects.length > 0) {
-    answer.sideEffects = response.sideEffects.map((s): SideEffect => (s.payload.length > 0 ? { kind: s.kind, key: s.key, payload: s.payload } : { kind: s.kind, key: s.key }));
+    answer.sideEffects = response.sideEffects.map((s): SideEffect =>
+      s.payload.length > 0 ? { kind: s.kind, key: s.key, payload: s.payload } : { kind: s.kind, key: s.key },
+    );
   }
   return { ok: true, answer };
 }

@@ -63,7 +63,10 @@ export function informerNamespaces(kubeConfig: KubeConfig, options: InformerName
   });
   informer.on('error', (err) => {
     if (closed) return; // stop() aborts the watch, which reports an AbortError
-    options.log?.warn({ err: describeError(err), retryInMs: nextDelay }, 'namespace informer failed; serving cached labels and live GETs until it restarts');
+    options.log?.warn(
+      { err: describeError(err), retryInMs: nextDelay },
+      'namespace informer failed; serving cached labels and live GETs until it restarts',
+    );
     scheduleRestart();
   });
 
@@ -150,7 +153,11 @@ function describeError(err: unknown): string {
     let message: string | undefined;
     try {
       const parsed: unknown = typeof body === 'string' ? JSON.parse(body) : body;
-      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string') {
+      if (
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        typeof (parsed as { message?: unknown }).message === 'string'
+      ) {
         message = (parsed as { message: string }).message;
       }
     } catch {

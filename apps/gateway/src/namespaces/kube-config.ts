@@ -1,7 +1,8 @@
 /** A KubeConfig from the GatewayConfiguration's `kubernetes` section. */
 import { KubeConfig } from '@kubernetes/client-node';
 
-export type KubernetesAccess = { readonly mode: 'inCluster' } | { readonly mode: 'kubeconfig'; readonly kubeconfig?: string };
+export type KubernetesAccess =
+  { readonly mode: 'inCluster' } | { readonly mode: 'kubeconfig'; readonly kubeconfig?: string };
 
 export function loadKubeConfig(access: KubernetesAccess): KubeConfig {
   const kc = new KubeConfig();

@@ -17,7 +17,10 @@ export const NOT_FOUND: NamespaceLookupResult = Object.freeze({ found: false });
 export function buildFoundResult(namespace: NamespaceLike): NamespaceLookupResult {
   const name = namespace.metadata?.name ?? '';
   // Older apiservers did not set the name label; the current ones always do, so behave like them.
-  const labels = Object.freeze({ ...namespace.metadata?.labels, [NAMESPACE_NAME_LABEL]: namespace.metadata?.labels?.[NAMESPACE_NAME_LABEL] ?? name });
+  const labels = Object.freeze({
+    ...namespace.metadata?.labels,
+    [NAMESPACE_NAME_LABEL]: namespace.metadata?.labels?.[NAMESPACE_NAME_LABEL] ?? name,
+  });
   // client-node model objects hold Dates; CEL wants the JSON the apiserver would send.
   const object = JSON.parse(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', ...namespace })) as JsonValue;
   return Object.freeze({ found: true, labels, object });

@@ -8,9 +8,21 @@ describe('staticNamespaces', () => {
     { name: 'odd', labels: { 'kubernetes.io/metadata.name': 'odd' } },
   ]);
   const cases = [
-    { name: 'listed namespace with labels', ns: 'team-a', want: { found: true, labels: { env: 'prod', 'kubernetes.io/metadata.name': 'team-a' } } },
-    { name: 'listed namespace without labels', ns: 'bare', want: { found: true, labels: { 'kubernetes.io/metadata.name': 'bare' } } },
-    { name: 'name label given explicitly', ns: 'odd', want: { found: true, labels: { 'kubernetes.io/metadata.name': 'odd' } } },
+    {
+      name: 'listed namespace with labels',
+      ns: 'team-a',
+      want: { found: true, labels: { env: 'prod', 'kubernetes.io/metadata.name': 'team-a' } },
+    },
+    {
+      name: 'listed namespace without labels',
+      ns: 'bare',
+      want: { found: true, labels: { 'kubernetes.io/metadata.name': 'bare' } },
+    },
+    {
+      name: 'name label given explicitly',
+      ns: 'odd',
+      want: { found: true, labels: { 'kubernetes.io/metadata.name': 'odd' } },
+    },
     { name: 'unlisted namespace', ns: 'missing', want: { found: false } },
   ];
   for (const c of cases) {

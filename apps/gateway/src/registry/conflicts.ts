@@ -21,7 +21,8 @@ export function findConflicts(candidate: HookSource, others: readonly HookSource
   const webhookOwners = new Map<string, { source: HookSource; configuration: DefaultedConfiguration }>();
   for (const source of others) {
     for (const configuration of source.configurations) {
-      if (!configurationOwners.has(configuration.name)) configurationOwners.set(configuration.name, { source, configuration });
+      if (!configurationOwners.has(configuration.name))
+        configurationOwners.set(configuration.name, { source, configuration });
       for (const webhook of configuration.webhooks) {
         if (!webhookOwners.has(webhook.name)) webhookOwners.set(webhook.name, { source, configuration });
       }
@@ -53,4 +54,5 @@ export function findConflicts(candidate: HookSource, others: readonly HookSource
   return conflicts;
 }
 
-const describe = (configuration: DefaultedConfiguration): string => `${configuration.kind} ${JSON.stringify(configuration.name)}`;
+const describe = (configuration: DefaultedConfiguration): string =>
+  `${configuration.kind} ${JSON.stringify(configuration.name)}`;

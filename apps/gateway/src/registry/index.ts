@@ -22,7 +22,12 @@
  *   const { hooks, clients } = served.current;                                 // per request
  *   const invoke = leaseGuard(() => store.snapshot(), routeByTarget({ plugin: pluginInvoker(clients), bridge }), { socket });
  */
-export { RegistrationStore, DEFAULT_LEASE_SECONDS, hookNames, type RegistrationStoreOptions } from './registration-store.js';
+export {
+  RegistrationStore,
+  DEFAULT_LEASE_SECONDS,
+  hookNames,
+  type RegistrationStoreOptions,
+} from './registration-store.js';
 export { mergeHookSources, type MergedHookSources } from './merge-hook-sources.js';
 export { ServedHooks, type ServedHooksOptions, type ServedState } from './served-hooks.js';
 export { leaseGuard, createLeaseGuard, leaseExpiredFailure, type LeaseGuardOptions } from './lease-guard.js';

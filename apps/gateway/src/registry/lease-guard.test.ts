@@ -7,7 +7,10 @@ import { mergeHookSources } from './merge-hook-sources.js';
 import { RegistrationStore } from './registration-store.js';
 import { configuration, manualClock, payload, staticSources, webhook } from './test/fixtures.js';
 
-const STATIC = staticSources([{ name: 'quota', target: '127.0.0.1:7001' }], [configuration('quota', [webhook('quota.example.com', 'quota')])]);
+const STATIC = staticSources(
+  [{ name: 'quota', target: '127.0.0.1:7001' }],
+  [configuration('quota', [webhook('quota.example.com', 'quota')])],
+);
 const ALLOW: HookReply = { ok: true, answer: { allowed: true } };
 
 function setup() {
@@ -16,7 +19,14 @@ function setup() {
   const registered = store.register({
     plugin: 'labels',
     target: 'unix:///run/hookgate/labels.sock',
-    configurations: [payload(configuration('labels', [webhook('required.labels.example.com', 'labels', 'Fail'), webhook('advice.labels.example.com', 'labels', 'Ignore')]))],
+    configurations: [
+      payload(
+        configuration('labels', [
+          webhook('required.labels.example.com', 'labels', 'Fail'),
+          webhook('advice.labels.example.com', 'labels', 'Ignore'),
+        ]),
+      ),
+    ],
     leaseSeconds: 30,
   });
   if (!registered.ok) throw new Error(registered.error.message);
@@ -48,8 +58,18 @@ function env(invoke: HookInvoker, now: () => number): ChainEnv {
 describe('leaseGuard', () => {
   const cases = [
     { name: 'static plugin: always called', hook: 'quota.example.com', advanceMs: 3_600_000, called: true },
-    { name: 'registered plugin within its lease: called', hook: 'required.labels.example.com', advanceMs: 29_999, called: true },
-    { name: 'registered plugin past its lease, before any sweep: not called', hook: 'required.labels.example.com', advanceMs: 30_000, called: false },
+    {
+      name: 'registered plugin within its lease: called',
+      hook: 'required.labels.example.com',
+      advanceMs: 29_999,
+      called: true,
+    },
+    {
+      name: 'registered plugin past its lease, before any sweep: not called',
+      hook: 'required.labels.example.com',
+      advanceMs: 30_000,
+      called: false,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -87,7 +107,9 @@ describe('leaseGuard', () => {
     store.sweep();
     const expired = await runValidating(hooks(), podCreateRequest(), env(invoke, clock.now));
     expect(expired.allowed).toBe(false);
-    expect(expired.status?.message).toMatch(/^Internal error occurred: failed calling webhook "required.labels.example.com": failed to call webhook: .*plugin "labels" is gone: its registration lease expired/);
+    expect(expired.status?.message).toMatch(
+      /^Internal error occurred: failed calling webhook "required.labels.example.com": failed to call webhook: .*plugin "labels" is gone: its registration lease expired/,
+    );
     // The static hook is still called; neither of the expired plugin's hooks is.
     expect(calls).toEqual(['quota.example.com']);
     calls.length = 0;
@@ -95,7 +117,14 @@ describe('leaseGuard', () => {
     store.register({
       plugin: 'labels',
       target: 'unix:///run/hookgate/labels.sock',
-      configurations: [payload(configuration('labels', [webhook('required.labels.example.com', 'labels', 'Fail'), webhook('advice.labels.example.com', 'labels', 'Ignore')]))],
+      configurations: [
+        payload(
+          configuration('labels', [
+            webhook('required.labels.example.com', 'labels', 'Fail'),
+            webhook('advice.labels.example.com', 'labels', 'Ignore'),
+          ]),
+        ),
+      ],
       leaseSeconds: 30,
     });
     const healed = await runValidating(hooks(), podCreateRequest(), env(invoke, clock.now));

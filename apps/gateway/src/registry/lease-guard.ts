@@ -19,7 +19,11 @@ export interface LeaseGuardOptions {
  * Wraps the gateway's invoker. `snapshot` returns the current registry snapshot (the store's, or
  * the copy a cluster worker received); it is read on every call, so a swap takes effect at once.
  */
-export function leaseGuard(snapshot: () => RegistrySnapshot, inner: HookInvoker, options: LeaseGuardOptions = {}): HookInvoker {
+export function leaseGuard(
+  snapshot: () => RegistrySnapshot,
+  inner: HookInvoker,
+  options: LeaseGuardOptions = {},
+): HookInvoker {
   return createLeaseGuard(snapshot, options)(inner);
 }
 
@@ -27,7 +31,10 @@ export function leaseGuard(snapshot: () => RegistrySnapshot, inner: HookInvoker,
  * The same guard as a factory, for wrapping a fresh invoker per admission request (the gRPC
  * invoker is built per request) while sharing one per-snapshot plugin index across requests.
  */
-export function createLeaseGuard(snapshot: () => RegistrySnapshot, options: LeaseGuardOptions = {}): (inner: HookInvoker) => HookInvoker {
+export function createLeaseGuard(
+  snapshot: () => RegistrySnapshot,
+  options: LeaseGuardOptions = {},
+): (inner: HookInvoker) => HookInvoker {
   const now = options.now ?? Date.now;
   const byPlugin = new WeakMap<RegistrySnapshot, ReadonlyMap<string, ServedRegistration>>();
   const lookup = (plugin: string): ServedRegistration | undefined => {
@@ -51,12 +58,22 @@ export function createLeaseGuard(snapshot: () => RegistrySnapshot, options: Leas
     }) satisfies HookInvoker;
 }
 
-export function leaseExpiredFailure(registration: Pick<ServedRegistration, 'plugin' | 'expiresAt'>, hook: string, timeoutSeconds: number, now: number, socket?: string): HookFailure {
+export function leaseExpiredFailure(
+  registration: Pick<ServedRegistration, 'plugin' | 'expiresAt'>,
+  hook: string,
+  timeoutSeconds: number,
+  now: number,
+  socket?: string,
+): HookFailure {
   const plugin = JSON.stringify(registration.plugin);
   const ago = Math.max(0, Math.round((now - registration.expiresAt) / 1000));
   const where = socket === undefined ? 'the gateway registry' : `the gateway registry at ${socket}`;
   const detail =
     `plugin ${plugin} is gone: its registration lease expired at ${new Date(registration.expiresAt).toISOString()} (${ago}s ago) and it has not registered again; ` +
     `the hook fails closed until the plugin registers again (restart it) or is deregistered on purpose (Registry.Deregister on ${where})`;
-  return { kind: 'transport', message: `failed to call webhook: Post ${JSON.stringify(pluginUrl(registration.plugin, hook, timeoutSeconds))}: ${detail}`, code: 503 };
+  return {
+    kind: 'transport',
+    message: `failed to call webhook: Post ${JSON.stringify(pluginUrl(registration.plugin, hook, timeoutSeconds))}: ${detail}`,
+    code: 503,
+  };
 }

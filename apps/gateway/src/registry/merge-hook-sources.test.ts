@@ -5,7 +5,10 @@ import { configuration, manualClock, payload, staticSources, webhook } from './t
 
 const STATIC = staticSources(
   [{ name: 'quota', target: '127.0.0.1:7001' }],
-  [configuration('m-quota', [webhook('quota.example.com', 'quota')]), configuration('z-defaults', [webhook('defaults.example.com', 'quota')], 'MutatingWebhookConfiguration')],
+  [
+    configuration('m-quota', [webhook('quota.example.com', 'quota')]),
+    configuration('z-defaults', [webhook('defaults.example.com', 'quota')], 'MutatingWebhookConfiguration'),
+  ],
 );
 
 function storeWithLabels(clock = manualClock()) {
@@ -15,8 +18,15 @@ function storeWithLabels(clock = manualClock()) {
     target: 'unix:///run/hookgate/labels.sock',
     configurations: [
       payload(
-        configuration('a-labels', [webhook('required.labels.example.com', 'labels', 'Fail'), webhook('advice.labels.example.com', 'labels', 'Ignore')]),
-        configuration('b-labels', [webhook('fill.labels.example.com', 'labels', 'Ignore')], 'MutatingWebhookConfiguration'),
+        configuration('a-labels', [
+          webhook('required.labels.example.com', 'labels', 'Fail'),
+          webhook('advice.labels.example.com', 'labels', 'Ignore'),
+        ]),
+        configuration(
+          'b-labels',
+          [webhook('fill.labels.example.com', 'labels', 'Ignore')],
+          'MutatingWebhookConfiguration',
+        ),
       ),
     ],
     leaseSeconds: 30,
@@ -25,7 +35,8 @@ function storeWithLabels(clock = manualClock()) {
   return { store, clock };
 }
 
-const names = (hooks: readonly { configurationName: string; name: string; target: { kind: string } }[]) => hooks.map((h) => `${h.configurationName}/${h.name}`);
+const names = (hooks: readonly { configurationName: string; name: string; target: { kind: string } }[]) =>
+  hooks.map((h) => `${h.configurationName}/${h.name}`);
 
 describe('mergeHookSources', () => {
   it('serves static and registered hooks as one HookSet, ordered by configuration name, with one plugin table', () => {
@@ -33,8 +44,15 @@ describe('mergeHookSources', () => {
     const merged = mergeHookSources(STATIC, store.snapshot());
     expect(merged.ok).toBe(true);
     if (!merged.ok) return;
-    expect(names(merged.value.hooks.validating)).toEqual(['a-labels/required.labels.example.com', 'a-labels/advice.labels.example.com', 'm-quota/quota.example.com']);
-    expect(names(merged.value.hooks.mutating)).toEqual(['b-labels/fill.labels.example.com', 'z-defaults/defaults.example.com']);
+    expect(names(merged.value.hooks.validating)).toEqual([
+      'a-labels/required.labels.example.com',
+      'a-labels/advice.labels.example.com',
+      'm-quota/quota.example.com',
+    ]);
+    expect(names(merged.value.hooks.mutating)).toEqual([
+      'b-labels/fill.labels.example.com',
+      'z-defaults/defaults.example.com',
+    ]);
     expect(merged.value.plugins).toEqual([
       { name: 'quota', target: '127.0.0.1:7001', source: 'static' },
       { name: 'labels', target: 'unix:///run/hookgate/labels.sock', source: 'registered', registeredAt: clock.now() },
@@ -48,7 +66,10 @@ describe('mergeHookSources', () => {
     store.sweep();
     const merged = mergeHookSources(STATIC, store.snapshot());
     if (!merged.ok) throw new Error(merged.error.join('\n'));
-    expect(names(merged.value.hooks.validating)).toEqual(['a-labels/required.labels.example.com', 'm-quota/quota.example.com']);
+    expect(names(merged.value.hooks.validating)).toEqual([
+      'a-labels/required.labels.example.com',
+      'm-quota/quota.example.com',
+    ]);
     expect(names(merged.value.hooks.mutating)).toEqual(['z-defaults/defaults.example.com']);
     // The plugin stays in the table: its Fail hook still has to be answered (by the lease guard).
     expect(merged.value.plugins.map((p) => p.name)).toEqual(['quota', 'labels']);
@@ -63,12 +84,17 @@ describe('mergeHookSources', () => {
 
   it('refuses sources that conflict instead of letting one shadow the other', () => {
     const { store } = storeWithLabels();
-    const reloaded = staticSources([{ name: 'labels', target: '127.0.0.1:7002' }], [configuration('a-labels', [webhook('x.example.com', 'labels')])]);
+    const reloaded = staticSources(
+      [{ name: 'labels', target: '127.0.0.1:7002' }],
+      [configuration('a-labels', [webhook('x.example.com', 'labels')])],
+    );
     const merged = mergeHookSources(reloaded, store.snapshot());
     expect(merged.ok).toBe(false);
     if (merged.ok) return;
     expect(merged.error).toEqual([
-      expect.stringMatching(/^ValidatingWebhookConfiguration "a-labels" in the registration of plugin "labels" has the same name as ValidatingWebhookConfiguration "a-labels" in the static configuration/),
+      expect.stringMatching(
+        /^ValidatingWebhookConfiguration "a-labels" in the registration of plugin "labels" has the same name as ValidatingWebhookConfiguration "a-labels" in the static configuration/,
+      ),
       'plugin "labels" is both declared in the GatewayConfiguration and registered',
     ]);
   });

@@ -22,18 +22,32 @@ export interface MergedHookSources {
  * Refuses (with every conflict) rather than letting one source shadow another; the store already
  * refuses such registrations, so a refusal here means a static reload that skipped replaceStatic().
  */
-export function mergeHookSources(staticSources: StaticSources, registered: RegistrySnapshot): Result<MergedHookSources, string[]> {
+export function mergeHookSources(
+  staticSources: StaticSources,
+  registered: RegistrySnapshot,
+): Result<MergedHookSources, string[]> {
   const problems: string[] = [];
-  const plugins: PluginTarget[] = staticSources.plugins.map((p) => ({ name: p.name, target: p.target, source: 'static' }));
+  const plugins: PluginTarget[] = staticSources.plugins.map((p) => ({
+    name: p.name,
+    target: p.target,
+    source: 'static',
+  }));
   const sources: HookSource[] = [{ label: STATIC_SOURCE_LABEL, configurations: staticSources.configurations }];
   for (const registration of registered.registrations) {
     const source: HookSource = { label: registrationLabel(registration.plugin), configurations: registration.served };
     problems.push(...findConflicts(source, sources));
     if (plugins.some((p) => p.name === registration.plugin)) {
-      problems.push(`plugin ${JSON.stringify(registration.plugin)} is both declared in the GatewayConfiguration and registered`);
+      problems.push(
+        `plugin ${JSON.stringify(registration.plugin)} is both declared in the GatewayConfiguration and registered`,
+      );
     }
     sources.push(source);
-    plugins.push({ name: registration.plugin, target: registration.target, source: 'registered', registeredAt: registration.registeredAt });
+    plugins.push({
+      name: registration.plugin,
+      target: registration.target,
+      source: 'registered',
+      registeredAt: registration.registeredAt,
+    });
   }
   if (problems.length > 0) return err(problems);
   const configurations = sources.flatMap((s) => s.configurations);

@@ -20,7 +20,9 @@ export interface ParseOptions {
   readonly allowHttpLoopback?: boolean;
 }
 
-export type ParseResult = { readonly ok: true; readonly value: ParsedRegistration } | { readonly ok: false; readonly problems: readonly string[] };
+export type ParseResult =
+  | { readonly ok: true; readonly value: ParsedRegistration }
+  | { readonly ok: false; readonly problems: readonly string[] };
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,13 +30,18 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 export function parseRegistration(input: RegisterInput, options: ParseOptions = {}): ParseResult {
   const problems: string[] = [];
   const plugin = input.plugin;
-  if (plugin === '') problems.push('plugin: Required value: the plugin name that webhooks reference as clientConfig.plugin');
-  else for (const msg of isDns1123Subdomain(plugin)) problems.push(`plugin: Invalid value: ${JSON.stringify(plugin)}: ${msg}`);
+  if (plugin === '')
+    problems.push('plugin: Required value: the plugin name that webhooks reference as clientConfig.plugin');
+  else
+    for (const msg of isDns1123Subdomain(plugin))
+      problems.push(`plugin: Invalid value: ${JSON.stringify(plugin)}: ${msg}`);
 
-  if (input.target === '') problems.push('target: Required value: where the gateway calls the plugin (unix:///path.sock or host:port)');
+  if (input.target === '')
+    problems.push('target: Required value: where the gateway calls the plugin (unix:///path.sock or host:port)');
   else {
     const targetProblem = pluginTargetProblem(input.target);
-    if (targetProblem !== undefined) problems.push(`target: Invalid value: ${JSON.stringify(input.target)}: ${targetProblem}`);
+    if (targetProblem !== undefined)
+      problems.push(`target: Invalid value: ${JSON.stringify(input.target)}: ${targetProblem}`);
   }
 
   const configurations: DefaultedConfiguration[] = [];
@@ -47,13 +54,19 @@ export function parseRegistration(input: RegisterInput, options: ParseOptions = 
         problems.push(`${where}: ${doc.error}`);
         continue;
       }
-      const parsed = parseWebhookConfiguration(doc.value, { knownPlugins, allowHttpLoopback: options.allowHttpLoopback ?? false });
+      const parsed = parseWebhookConfiguration(doc.value, {
+        knownPlugins,
+        allowHttpLoopback: options.allowHttpLoopback ?? false,
+      });
       const fieldProblems = parsed.ok ? [] : parsed.error.map(formatFieldError);
       fieldProblems.push(...notServedByPlugin(doc.value, plugin));
       if (parsed.ok) {
         const key = `${parsed.value.kind}/${parsed.value.name}`;
         const first = seen.get(key);
-        if (first !== undefined) fieldProblems.push(`metadata.name: Duplicate value: ${JSON.stringify(parsed.value.name)}: already given in ${first}`);
+        if (first !== undefined)
+          fieldProblems.push(
+            `metadata.name: Duplicate value: ${JSON.stringify(parsed.value.name)}: already given in ${first}`,
+          );
         seen.set(key, where);
       }
       for (const problem of fieldProblems) problems.push(`${where}: ${problem}`);
@@ -65,7 +78,9 @@ export function parseRegistration(input: RegisterInput, options: ParseOptions = 
   return { ok: true, value: { plugin, target: input.target, configurations } };
 }
 
-type SplitDocument = { readonly index: number; readonly value: unknown } | { readonly index: number; readonly value: unknown; readonly error: string };
+type SplitDocument =
+  | { readonly index: number; readonly value: unknown }
+  | { readonly index: number; readonly value: unknown; readonly error: string };
 
 /** YAML (JSON is YAML) with any number of documents; empty documents are skipped, as in files. */
 function splitDocuments(payload: string | Uint8Array): SplitDocument[] {
@@ -77,7 +92,11 @@ function splitDocuments(payload: string | Uint8Array): SplitDocument[] {
     if (doc.errors.length > 0) {
       const first = doc.errors[0]!;
       const line = lineCounter.linePos(first.pos[0]).line;
-      out.push({ index, value: undefined, error: `YAML syntax error at line ${line}: ${first.message.split('\n')[0]}` });
+      out.push({
+        index,
+        value: undefined,
+        error: `YAML syntax error at line ${line}: ${first.message.split('\n')[0]}`,
+      });
       return;
     }
     if (doc.contents === null) return;

@@ -25,14 +25,21 @@ describe('reconcilePluginClients', () => {
       kept: ['quota', 'audit'],
       retired: ['labels'],
     },
-    { name: 'a plugin deregistered: its client retired', after: [before[0]!, before[1]!], kept: ['quota', 'labels'], retired: ['audit'] },
+    {
+      name: 'a plugin deregistered: its client retired',
+      after: [before[0]!, before[1]!],
+      kept: ['quota', 'labels'],
+      retired: ['audit'],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const first = reconcilePluginClients(new Map(), before, create);
       const second = reconcilePluginClients(first.clients, c.after, create);
       expect([...second.clients.keys()].sort()).toEqual(c.after.map((p) => p.name).sort());
-      expect(c.after.filter((p) => second.clients.get(p.name) === first.clients.get(p.name)).map((p) => p.name)).toEqual(c.kept);
+      expect(
+        c.after.filter((p) => second.clients.get(p.name) === first.clients.get(p.name)).map((p) => p.name),
+      ).toEqual(c.kept);
       expect(second.retired.map((r) => r.name)).toEqual(c.retired);
       expect(second.retired.every((r) => r.closed === false)).toBe(true);
     });

@@ -29,7 +29,10 @@ export function reconcilePluginClients<C extends Closable>(
   const clients = new Map<string, C>();
   for (const plugin of wanted) {
     const existing = previous.get(plugin.name);
-    const reusable = existing !== undefined && existing.target === plugin.target && (!epochs.has(existing) || epochs.get(existing) === plugin.registeredAt);
+    const reusable =
+      existing !== undefined &&
+      existing.target === plugin.target &&
+      (!epochs.has(existing) || epochs.get(existing) === plugin.registeredAt);
     if (reusable) {
       clients.set(plugin.name, existing);
       continue;

@@ -12,7 +12,11 @@ export function invalidRegistration(plugin: string, problems: readonly string[])
 }
 
 export function conflictingRegistration(plugin: string, conflicts: readonly string[]): RegistryRefusal {
-  return refusal('conflict', `registration of plugin ${JSON.stringify(plugin)} refused: it conflicts with hooks already served`, conflicts);
+  return refusal(
+    'conflict',
+    `registration of plugin ${JSON.stringify(plugin)} refused: it conflicts with hooks already served`,
+    conflicts,
+  );
 }
 
 export function staticPlugin(plugin: string, target: string, action: 'register' | 'deregister'): RegistryRefusal {
@@ -21,10 +25,19 @@ export function staticPlugin(plugin: string, target: string, action: 'register' 
       ? 'a registration cannot take it over; register under another plugin name, or remove it from the GatewayConfiguration first'
       : 'it is not a registration; remove it from the GatewayConfiguration to stop serving it';
   const problem = `plugin ${JSON.stringify(plugin)} is declared under plugins in the GatewayConfiguration (target ${target}): ${what}`;
-  return refusal('static', `${action === 'register' ? 'registration' : 'deregistration'} of plugin ${JSON.stringify(plugin)} refused`, [problem]);
+  return refusal(
+    'static',
+    `${action === 'register' ? 'registration' : 'deregistration'} of plugin ${JSON.stringify(plugin)} refused`,
+    [problem],
+  );
 }
 
 export function unknownPlugin(plugin: string, registered: readonly string[]): RegistryRefusal {
-  const known = registered.length === 0 ? 'no plugin is registered' : `registered plugins: ${registered.map((p) => JSON.stringify(p)).join(', ')}`;
-  return refusal('not-found', `deregistration of plugin ${JSON.stringify(plugin)} refused`, [`plugin ${JSON.stringify(plugin)} is not registered (${known})`]);
+  const known =
+    registered.length === 0
+      ? 'no plugin is registered'
+      : `registered plugins: ${registered.map((p) => JSON.stringify(p)).join(', ')}`;
+  return refusal('not-found', `deregistration of plugin ${JSON.stringify(plugin)} refused`, [
+    `plugin ${JSON.stringify(plugin)} is not registered (${known})`,
+  ]);
 }

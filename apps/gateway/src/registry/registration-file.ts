@@ -72,15 +72,17 @@ export class RegistrationFileWriter {
   async #write(snapshot: RegistrySnapshot): Promise<void> {
     const content: FileContent = {
       format: FORMAT,
-      registrations: snapshot.registrations.map(({ plugin, target, configurations, leaseSeconds, registeredAt, renewedAt, expiresAt }) => ({
-        plugin,
-        target,
-        configurations,
-        leaseSeconds,
-        registeredAt,
-        renewedAt,
-        expiresAt,
-      })),
+      registrations: snapshot.registrations.map(
+        ({ plugin, target, configurations, leaseSeconds, registeredAt, renewedAt, expiresAt }) => ({
+          plugin,
+          target,
+          configurations,
+          leaseSeconds,
+          registeredAt,
+          renewedAt,
+          expiresAt,
+        }),
+      ),
     };
     const temporary = `${this.#file}.${process.pid}.tmp`;
     // The state directory may not exist yet on a first start (the TLS material may live elsewhere).

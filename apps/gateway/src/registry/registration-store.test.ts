@@ -8,13 +8,23 @@ const TARGET = 'unix:///run/hookgate/labels.sock';
 const labels = (lease = 30): RegisterInput => ({
   plugin: 'labels',
   target: TARGET,
-  configurations: [payload(configuration('labels', [webhook('required.labels.example.com', 'labels', 'Fail'), webhook('advice.labels.example.com', 'labels', 'Ignore')]))],
+  configurations: [
+    payload(
+      configuration('labels', [
+        webhook('required.labels.example.com', 'labels', 'Fail'),
+        webhook('advice.labels.example.com', 'labels', 'Ignore'),
+      ]),
+    ),
+  ],
   leaseSeconds: lease,
 });
 
 const STATIC = staticSources(
   [{ name: 'quota', target: '127.0.0.1:7001' }],
-  [configuration('quota', [webhook('quota.example.com', 'quota')]), configuration('team-defaults', [webhook('team.example.com', 'quota')], 'MutatingWebhookConfiguration')],
+  [
+    configuration('quota', [webhook('quota.example.com', 'quota')]),
+    configuration('team-defaults', [webhook('team.example.com', 'quota')], 'MutatingWebhookConfiguration'),
+  ],
 );
 
 function newStore(clock = manualClock()) {
@@ -34,7 +44,10 @@ describe('RegistrationStore.register validation', () => {
     {
       name: 'plugin name not a DNS subdomain, target not an address',
       input: { plugin: 'Labels_X', target: 'tcp://x', configurations: [] },
-      problems: [/^plugin: Invalid value: "Labels_X": a lowercase RFC 1123 subdomain/, 'target: Invalid value: "tcp://x": must be unix:///absolute/path.sock or host:port ([::1]:port for IPv6)'],
+      problems: [
+        /^plugin: Invalid value: "Labels_X": a lowercase RFC 1123 subdomain/,
+        'target: Invalid value: "tcp://x": must be unix:///absolute/path.sock or host:port ([::1]:port for IPv6)',
+      ],
     },
     {
       name: 'relative unix target',
@@ -43,17 +56,31 @@ describe('RegistrationStore.register validation', () => {
     },
     {
       name: 'webhook served by another plugin',
-      input: { plugin: 'labels', target: TARGET, configurations: [payload(configuration('labels', [webhook('a.example.com', 'other')]))] },
-      problems: ['configurations[0] (document 1, ValidatingWebhookConfiguration "labels"): webhooks[0].clientConfig.plugin: Unsupported value: "other": supported values: "labels"'],
+      input: {
+        plugin: 'labels',
+        target: TARGET,
+        configurations: [payload(configuration('labels', [webhook('a.example.com', 'other')]))],
+      },
+      problems: [
+        'configurations[0] (document 1, ValidatingWebhookConfiguration "labels"): webhooks[0].clientConfig.plugin: Unsupported value: "other": supported values: "labels"',
+      ],
     },
     {
       name: 'url webhook in a registration',
       input: {
         plugin: 'labels',
         target: TARGET,
-        configurations: [payload(configuration('labels', [{ ...webhook('a.example.com', 'labels'), clientConfig: { url: 'https://example.com/validate' } }]))],
+        configurations: [
+          payload(
+            configuration('labels', [
+              { ...webhook('a.example.com', 'labels'), clientConfig: { url: 'https://example.com/validate' } },
+            ]),
+          ),
+        ],
       },
-      problems: [/^configurations\[0\] \(document 1, ValidatingWebhookConfiguration "labels"\): webhooks\[0\]\.clientConfig: Forbidden: a registration may only declare webhooks served by the registering plugin: set clientConfig.plugin to "labels" instead of url/],
+      problems: [
+        /^configurations\[0\] \(document 1, ValidatingWebhookConfiguration "labels"\): webhooks\[0\]\.clientConfig: Forbidden: a registration may only declare webhooks served by the registering plugin: set clientConfig.plugin to "labels" instead of url/,
+      ],
     },
     {
       name: 'every field error of every document is listed',
@@ -62,7 +89,9 @@ describe('RegistrationStore.register validation', () => {
         target: TARGET,
         configurations: [
           payload(
-            configuration('labels', [{ ...webhook('a.example.com', 'labels'), failurePolicy: 'Sometimes', timeoutSeconds: 99 }]),
+            configuration('labels', [
+              { ...webhook('a.example.com', 'labels'), failurePolicy: 'Sometimes', timeoutSeconds: 99 },
+            ]),
             configuration('more', [{ ...webhook('b', 'labels'), sideEffects: 'Some' }]),
           ),
           'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n',
@@ -78,7 +107,11 @@ describe('RegistrationStore.register validation', () => {
     },
     {
       name: 'YAML syntax error',
-      input: { plugin: 'labels', target: TARGET, configurations: ['kind: ValidatingWebhookConfiguration\nmetadata: {name: x\n'] },
+      input: {
+        plugin: 'labels',
+        target: TARGET,
+        configurations: ['kind: ValidatingWebhookConfiguration\nmetadata: {name: x\n'],
+      },
       problems: [/^configurations\[0\] \(document 1\): YAML syntax error at line \d+: /],
     },
     {
@@ -86,9 +119,14 @@ describe('RegistrationStore.register validation', () => {
       input: {
         plugin: 'labels',
         target: TARGET,
-        configurations: [payload(configuration('labels', [webhook('a.example.com', 'labels')])), payload(configuration('labels', [webhook('b.example.com', 'labels')]))],
+        configurations: [
+          payload(configuration('labels', [webhook('a.example.com', 'labels')])),
+          payload(configuration('labels', [webhook('b.example.com', 'labels')])),
+        ],
       },
-      problems: [/^configurations\[1\] \(document 1, ValidatingWebhookConfiguration "labels"\): metadata\.name: Duplicate value: "labels": already given in configurations\[0\]/],
+      problems: [
+        /^configurations\[1\] \(document 1, ValidatingWebhookConfiguration "labels"\): metadata\.name: Duplicate value: "labels": already given in configurations\[0\]/,
+      ],
     },
   ];
 
@@ -100,7 +138,10 @@ describe('RegistrationStore.register validation', () => {
       if (result.ok) return;
       expect(result.error.kind).toBe('invalid');
       for (const expected of c.problems) {
-        expect(result.error.problems.some((p) => (typeof expected === 'string' ? p === expected : expected.test(p))), `${String(expected)} in ${JSON.stringify(result.error.problems, null, 1)}`).toBe(true);
+        expect(
+          result.error.problems.some((p) => (typeof expected === 'string' ? p === expected : expected.test(p))),
+          `${String(expected)} in ${JSON.stringify(result.error.problems, null, 1)}`,
+        ).toBe(true);
       }
       // The message carries every problem, one per line, under a headline naming the plugin.
       expect(result.error.message.split('\n')).toHaveLength(result.error.problems.length + 1);
@@ -115,7 +156,11 @@ describe('RegistrationStore.register conflicts', () => {
   const cases: { name: string; setup?: RegisterInput; input: RegisterInput; kind: string; problem: string }[] = [
     {
       name: 'configuration name taken by the static configuration',
-      input: { plugin: 'labels', target: TARGET, configurations: [payload(configuration('quota', [webhook('labels.example.com', 'labels')]))] },
+      input: {
+        plugin: 'labels',
+        target: TARGET,
+        configurations: [payload(configuration('quota', [webhook('labels.example.com', 'labels')]))],
+      },
       kind: 'conflict',
       problem:
         'ValidatingWebhookConfiguration "quota" in the registration of plugin "labels" has the same name as ValidatingWebhookConfiguration "quota" in the static configuration: ' +
@@ -123,7 +168,11 @@ describe('RegistrationStore.register conflicts', () => {
     },
     {
       name: 'webhook name taken by the static configuration, in a configuration of the other kind',
-      input: { plugin: 'labels', target: TARGET, configurations: [payload(configuration('labels', [webhook('team.example.com', 'labels')]))] },
+      input: {
+        plugin: 'labels',
+        target: TARGET,
+        configurations: [payload(configuration('labels', [webhook('team.example.com', 'labels')]))],
+      },
       kind: 'conflict',
       problem:
         'webhook "team.example.com" of ValidatingWebhookConfiguration "labels" in the registration of plugin "labels" has the same name as a webhook of ' +
@@ -132,7 +181,11 @@ describe('RegistrationStore.register conflicts', () => {
     {
       name: 'configuration name taken by another plugin',
       setup: labels(),
-      input: { plugin: 'audit', target: 'unix:///run/hookgate/audit.sock', configurations: [payload(configuration('labels', [webhook('audit.example.com', 'audit')]))] },
+      input: {
+        plugin: 'audit',
+        target: 'unix:///run/hookgate/audit.sock',
+        configurations: [payload(configuration('labels', [webhook('audit.example.com', 'audit')]))],
+      },
       kind: 'conflict',
       problem:
         'ValidatingWebhookConfiguration "labels" in the registration of plugin "audit" has the same name as ValidatingWebhookConfiguration "labels" in the registration of plugin "labels": ' +
@@ -140,7 +193,11 @@ describe('RegistrationStore.register conflicts', () => {
     },
     {
       name: 'plugin declared in the GatewayConfiguration',
-      input: { plugin: 'quota', target: 'unix:///run/hookgate/quota.sock', configurations: [payload(configuration('quota-2', [webhook('q2.example.com', 'quota')]))] },
+      input: {
+        plugin: 'quota',
+        target: 'unix:///run/hookgate/quota.sock',
+        configurations: [payload(configuration('quota-2', [webhook('q2.example.com', 'quota')]))],
+      },
       kind: 'static',
       problem:
         'plugin "quota" is declared under plugins in the GatewayConfiguration (target 127.0.0.1:7001): a registration cannot take it over; ' +
@@ -167,7 +224,11 @@ describe('RegistrationStore.register conflicts', () => {
     expect(store.register(labels(10)).ok).toBe(true);
     clock.advance(10_000);
     store.sweep();
-    const result = store.register({ plugin: 'audit', target: 'unix:///run/a.sock', configurations: [payload(configuration('labels', [webhook('x.example.com', 'audit')]))] });
+    const result = store.register({
+      plugin: 'audit',
+      target: 'unix:///run/a.sock',
+      configurations: [payload(configuration('labels', [webhook('x.example.com', 'audit')]))],
+    });
     expect(result.ok ? 'accepted' : result.error.kind).toBe('conflict');
   });
 });
@@ -179,13 +240,22 @@ describe('RegistrationStore lifecycle', () => {
     const result = store.register(labels());
     expect(result).toEqual({
       ok: true,
-      value: { plugin: 'labels', leaseSeconds: 30, hooks: ['labels/required.labels.example.com', 'labels/advice.labels.example.com'], change: 'new', generation: generation + 1 },
+      value: {
+        plugin: 'labels',
+        leaseSeconds: 30,
+        hooks: ['labels/required.labels.example.com', 'labels/advice.labels.example.com'],
+        change: 'new',
+        generation: generation + 1,
+      },
     });
     expect(changes.map((c) => [c.reason, c.hooksChanged, c.plugin])).toEqual([['register', true, 'labels']]);
     const [registration] = store.snapshot().registrations;
     expect(registration?.target).toBe(TARGET);
     expect(registration?.lease).toBe('active');
-    expect(registration?.served.flatMap((c) => c.webhooks.map((w) => w.name))).toEqual(['required.labels.example.com', 'advice.labels.example.com']);
+    expect(registration?.served.flatMap((c) => c.webhooks.map((w) => w.name))).toEqual([
+      'required.labels.example.com',
+      'advice.labels.example.com',
+    ]);
   });
 
   const leaseCases = [
@@ -237,7 +307,12 @@ describe('RegistrationStore lifecycle', () => {
   it('a lease that runs out keeps the Fail hooks (failing closed) and drops the Ignore hooks', () => {
     const { store, clock, changes } = newStore();
     store.register(labels(30));
-    store.register({ plugin: 'advice', target: 'unix:///run/a.sock', configurations: [payload(configuration('advice', [webhook('only-advice.example.com', 'advice', 'Ignore')]))], leaseSeconds: 60 });
+    store.register({
+      plugin: 'advice',
+      target: 'unix:///run/a.sock',
+      configurations: [payload(configuration('advice', [webhook('only-advice.example.com', 'advice', 'Ignore')]))],
+      leaseSeconds: 60,
+    });
     clock.advance(30_000);
     // Expired as soon as the clock says so, before any sweep: a late timer never lets a call through.
     expect(store.leaseOf('labels')?.state).toBe('expired');
@@ -267,7 +342,10 @@ describe('RegistrationStore lifecycle', () => {
     expect(result.ok && result.value.change).toBe('replaced');
     const [registration] = store.snapshot().registrations;
     expect(registration?.lease).toBe('active');
-    expect(registration?.served.flatMap((c) => c.webhooks.map((w) => w.name))).toEqual(['required.labels.example.com', 'advice.labels.example.com']);
+    expect(registration?.served.flatMap((c) => c.webhooks.map((w) => w.name))).toEqual([
+      'required.labels.example.com',
+      'advice.labels.example.com',
+    ]);
   });
 
   it('nextExpiry follows the earliest active lease', () => {
@@ -284,18 +362,27 @@ describe('RegistrationStore lifecycle', () => {
     clock.advance(60_000);
     store.sweep();
     const result = store.deregister('labels');
-    expect(result).toEqual({ ok: true, value: { plugin: 'labels', hooks: ['labels/required.labels.example.com'], generation: store.generation } });
+    expect(result).toEqual({
+      ok: true,
+      value: { plugin: 'labels', hooks: ['labels/required.labels.example.com'], generation: store.generation },
+    });
     expect(store.snapshot().registrations).toEqual([]);
     expect(store.leaseOf('labels')).toBeUndefined();
   });
 
   const deregisterRefusals = [
-    { name: 'unknown plugin', plugin: 'nope', kind: 'not-found', problem: 'plugin "nope" is not registered (registered plugins: "labels")' },
+    {
+      name: 'unknown plugin',
+      plugin: 'nope',
+      kind: 'not-found',
+      problem: 'plugin "nope" is not registered (registered plugins: "labels")',
+    },
     {
       name: 'static plugin',
       plugin: 'quota',
       kind: 'static',
-      problem: 'plugin "quota" is declared under plugins in the GatewayConfiguration (target 127.0.0.1:7001): it is not a registration; remove it from the GatewayConfiguration to stop serving it',
+      problem:
+        'plugin "quota" is declared under plugins in the GatewayConfiguration (target 127.0.0.1:7001): it is not a registration; remove it from the GatewayConfiguration to stop serving it',
     },
   ];
   for (const c of deregisterRefusals) {
@@ -313,16 +400,25 @@ describe('RegistrationStore.replaceStatic', () => {
   it('refuses a static configuration that takes a registered name, and keeps the previous one', () => {
     const { store } = newStore();
     store.register(labels());
-    const clash = staticSources([{ name: 'labels', target: '127.0.0.1:7002' }], [configuration('labels', [webhook('other.example.com', 'labels')])]);
+    const clash = staticSources(
+      [{ name: 'labels', target: '127.0.0.1:7002' }],
+      [configuration('labels', [webhook('other.example.com', 'labels')])],
+    );
     const result = store.replaceStatic(clash);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.problems).toEqual([
       'plugin "labels" is declared under plugins (target 127.0.0.1:7002) but is also registered (target unix:///run/hookgate/labels.sock): deregister it first, or give the static plugin another name',
-      expect.stringMatching(/^ValidatingWebhookConfiguration "labels" in the registration of plugin "labels" has the same name as ValidatingWebhookConfiguration "labels" in the static configuration/),
+      expect.stringMatching(
+        /^ValidatingWebhookConfiguration "labels" in the registration of plugin "labels" has the same name as ValidatingWebhookConfiguration "labels" in the static configuration/,
+      ),
     ]);
     // The previous static side still applies: "quota" is still taken.
-    const again = store.register({ plugin: 'x', target: 'unix:///run/x.sock', configurations: [payload(configuration('quota', [webhook('x.example.com', 'x')]))] });
+    const again = store.register({
+      plugin: 'x',
+      target: 'unix:///run/x.sock',
+      configurations: [payload(configuration('quota', [webhook('x.example.com', 'x')]))],
+    });
     expect(again.ok ? 'accepted' : again.error.kind).toBe('conflict');
   });
 
@@ -330,7 +426,13 @@ describe('RegistrationStore.replaceStatic', () => {
     const { store } = newStore();
     store.register(labels());
     expect(store.replaceStatic(staticSources([], [])).ok).toBe(true);
-    expect(store.register({ plugin: 'quota', target: 'unix:///run/q.sock', configurations: [payload(configuration('quota', [webhook('q.example.com', 'quota')]))] }).ok).toBe(true);
+    expect(
+      store.register({
+        plugin: 'quota',
+        target: 'unix:///run/q.sock',
+        configurations: [payload(configuration('quota', [webhook('q.example.com', 'quota')]))],
+      }).ok,
+    ).toBe(true);
   });
 });
 
@@ -338,20 +440,35 @@ describe('RegistrationStore.restore', () => {
   it('brings saved registrations back, applies leases that ran out meanwhile, drops what no longer fits', () => {
     const first = newStore();
     first.store.register(labels(30));
-    first.store.register({ plugin: 'audit', target: 'unix:///run/a.sock', configurations: [payload(configuration('audit', [webhook('audit.example.com', 'audit', 'Ignore')]))], leaseSeconds: 300 });
-    first.store.register({ plugin: 'gone', target: 'unix:///run/g.sock', configurations: [payload(configuration('gone', [webhook('gone.example.com', 'gone', 'Ignore')]))], leaseSeconds: 30 });
+    first.store.register({
+      plugin: 'audit',
+      target: 'unix:///run/a.sock',
+      configurations: [payload(configuration('audit', [webhook('audit.example.com', 'audit', 'Ignore')]))],
+      leaseSeconds: 300,
+    });
+    first.store.register({
+      plugin: 'gone',
+      target: 'unix:///run/g.sock',
+      configurations: [payload(configuration('gone', [webhook('gone.example.com', 'gone', 'Ignore')]))],
+      leaseSeconds: 30,
+    });
     const saved = first.store.snapshot().registrations.map(({ lease: _lease, served: _served, ...r }) => r);
 
     // The gateway comes back 60 s later, and its static configuration now has an "audit" configuration.
     const clock = manualClock(first.clock.now() + 60_000);
-    const store = new RegistrationStore({ now: clock.now, static: staticSources([], [configuration('audit', [webhook('static-audit.example.com', 'x')])]) });
+    const store = new RegistrationStore({
+      now: clock.now,
+      static: staticSources([], [configuration('audit', [webhook('static-audit.example.com', 'x')])]),
+    });
     const changes: RegistryChange[] = [];
     store.onChange((c) => changes.push(c));
     const result = store.restore(saved);
 
     expect(result.restored).toEqual(['labels']);
     expect(result.dropped.map((d) => d.plugin)).toEqual(['audit']);
-    expect(result.dropped[0]?.reason).toMatch(/has the same name as ValidatingWebhookConfiguration "audit" in the static configuration/);
+    expect(result.dropped[0]?.reason).toMatch(
+      /has the same name as ValidatingWebhookConfiguration "audit" in the static configuration/,
+    );
     const [labelsBack] = store.snapshot().registrations;
     expect([labelsBack?.plugin, labelsBack?.lease]).toEqual(['labels', 'expired']);
     expect(labelsBack?.served.flatMap((c) => c.webhooks.map((w) => w.name))).toEqual(['required.labels.example.com']);

@@ -100,8 +100,12 @@ export class RegistrationStore {
     const requested = input.leaseSeconds ?? 0;
     const leaseSeconds = requested > 0 ? this.#clampLease(requested) : this.#defaultLease;
     const previous = this.#entries.get(plugin);
-    const sameContent = previous !== undefined && previous.registration.target === target && sameConfigurations(previous.registration.configurations, configurations);
-    const change: RegisterOutcome['change'] = previous === undefined ? 'new' : sameContent && previous.lease === 'active' ? 'renewed' : 'replaced';
+    const sameContent =
+      previous !== undefined &&
+      previous.registration.target === target &&
+      sameConfigurations(previous.registration.configurations, configurations);
+    const change: RegisterOutcome['change'] =
+      previous === undefined ? 'new' : sameContent && previous.lease === 'active' ? 'renewed' : 'replaced';
     const registration: Registration = {
       plugin,
       target,
@@ -156,7 +160,8 @@ export class RegistrationStore {
   nextExpiry(): number | undefined {
     let next: number | undefined;
     for (const entry of this.#entries.values()) {
-      if (entry.lease === 'active' && (next === undefined || entry.registration.expiresAt < next)) next = entry.registration.expiresAt;
+      if (entry.lease === 'active' && (next === undefined || entry.registration.expiresAt < next))
+        next = entry.registration.expiresAt;
     }
     return next;
   }
@@ -175,7 +180,9 @@ export class RegistrationStore {
       registrations: Object.freeze(
         [...this.#entries.values()]
           .sort((a, b) => (a.registration.plugin < b.registration.plugin ? -1 : 1))
-          .map((entry): ServedRegistration => Object.freeze({ ...entry.registration, lease: entry.lease, served: served(entry) })),
+          .map((entry): ServedRegistration =>
+            Object.freeze({ ...entry.registration, lease: entry.lease, served: served(entry) }),
+          ),
       ),
     });
     return this.#snapshot;
@@ -195,9 +202,20 @@ export class RegistrationStore {
             'deregister it first, or give the static plugin another name',
         );
       }
-      problems.push(...findConflicts({ label: registrationLabel(plugin), configurations: entry.registration.configurations }, [{ label: STATIC_SOURCE_LABEL, configurations: sources.configurations }]));
+      problems.push(
+        ...findConflicts({ label: registrationLabel(plugin), configurations: entry.registration.configurations }, [
+          { label: STATIC_SOURCE_LABEL, configurations: sources.configurations },
+        ]),
+      );
     }
-    if (problems.length > 0) return err(refusal('conflict', 'the new static configuration conflicts with registered plugins; keeping the previous one', problems));
+    if (problems.length > 0)
+      return err(
+        refusal(
+          'conflict',
+          'the new static configuration conflicts with registered plugins; keeping the previous one',
+          problems,
+        ),
+      );
     this.#static = sources;
     return ok(undefined);
   }
@@ -207,7 +225,10 @@ export class RegistrationStore {
    * checked for conflicts again; a lease that ran out while the gateway was down is applied at once,
    * so a dead plugin's Fail hooks come back failing closed. Returns what was dropped, and why.
    */
-  restore(registrations: readonly Registration[]): { readonly restored: string[]; readonly dropped: { readonly plugin: string; readonly reason: string }[] } {
+  restore(registrations: readonly Registration[]): {
+    readonly restored: string[];
+    readonly dropped: { readonly plugin: string; readonly reason: string }[];
+  } {
     const restored: string[] = [];
     const dropped: { plugin: string; reason: string }[] = [];
     for (const saved of registrations) {
@@ -236,13 +257,24 @@ export class RegistrationStore {
     const invalid: string[] = [];
     for (const c of saved.configurations as readonly unknown[]) {
       const config = (typeof c === 'object' && c !== null ? c : {}) as Partial<DefaultedConfiguration>;
-      const document = { apiVersion: config.apiVersion, kind: config.kind, metadata: { name: config.name }, webhooks: config.webhooks };
+      const document = {
+        apiVersion: config.apiVersion,
+        kind: config.kind,
+        metadata: { name: config.name },
+        webhooks: config.webhooks,
+      };
       const parsed = parseWebhookConfiguration(document, { knownPlugins, allowHttpLoopback: this.#allowHttpLoopback });
       if (parsed.ok) configurations.push(parsed.value);
-      else invalid.push(`${String(config.kind)} ${JSON.stringify(config.name)}: ${parsed.error.map(formatFieldError).join(', ')}`);
+      else
+        invalid.push(
+          `${String(config.kind)} ${JSON.stringify(config.name)}: ${parsed.error.map(formatFieldError).join(', ')}`,
+        );
     }
     if (invalid.length > 0) return invalidRegistration(saved.plugin, invalid).message;
-    const conflicts = findConflicts({ label: registrationLabel(saved.plugin), configurations }, this.#sourcesExcept(saved.plugin));
+    const conflicts = findConflicts(
+      { label: registrationLabel(saved.plugin), configurations },
+      this.#sourcesExcept(saved.plugin),
+    );
     if (conflicts.length > 0) return conflictingRegistration(saved.plugin, conflicts).message;
     return configurations;
   }
@@ -251,7 +283,8 @@ export class RegistrationStore {
     const sources: HookSource[] = [{ label: STATIC_SOURCE_LABEL, configurations: this.#static.configurations }];
     for (const [other, entry] of this.#entries) {
       // An expired registration keeps its names: its Fail hooks are still served.
-      if (other !== plugin) sources.push({ label: registrationLabel(other), configurations: entry.registration.configurations });
+      if (other !== plugin)
+        sources.push({ label: registrationLabel(other), configurations: entry.registration.configurations });
     }
     return sources;
   }
@@ -263,7 +296,12 @@ export class RegistrationStore {
   #changed(hooksChanged: boolean, reason: RegistryChange['reason'], plugin?: string): void {
     if (hooksChanged) this.#generation++;
     this.#snapshot = undefined;
-    const change: RegistryChange = { snapshot: this.snapshot(), hooksChanged, reason, ...(plugin === undefined ? {} : { plugin }) };
+    const change: RegistryChange = {
+      snapshot: this.snapshot(),
+      hooksChanged,
+      reason,
+      ...(plugin === undefined ? {} : { plugin }),
+    };
     for (const listener of this.#listeners) listener(change);
   }
 }

@@ -5,22 +5,40 @@ import { lstat, readdir, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newRegistryClient, type RegistryClient, type RegisterResponse__Output, type DeregisterResponse__Output } from '@hookgate/proto';
+import {
+  newRegistryClient,
+  type RegistryClient,
+  type RegisterResponse__Output,
+  type DeregisterResponse__Output,
+} from '@hookgate/proto';
 import { startLeaseSweeper } from './lease-sweeper.js';
 import { RegistrationStore } from './registration-store.js';
 import { startRegistryServer, type RegistryServer } from './registry-server.js';
 import { startRegistry } from './start-registry.js';
 import { configuration, eventually, manualClock, payload, staticSources, tempDir, webhook } from './test/fixtures.js';
 
-const STATIC = staticSources([{ name: 'quota', target: '127.0.0.1:7001' }], [configuration('quota', [webhook('quota.example.com', 'quota')])]);
+const STATIC = staticSources(
+  [{ name: 'quota', target: '127.0.0.1:7001' }],
+  [configuration('quota', [webhook('quota.example.com', 'quota')])],
+);
 const LABELS = payload(configuration('labels', [webhook('required.labels.example.com', 'labels')]));
 
 type Reply<T> = { error: grpc.ServiceError | null; reply: T | undefined };
 
-function register(client: RegistryClient, plugin: string, configurations: string[], leaseSeconds = 30): Promise<Reply<RegisterResponse__Output>> {
+function register(
+  client: RegistryClient,
+  plugin: string,
+  configurations: string[],
+  leaseSeconds = 30,
+): Promise<Reply<RegisterResponse__Output>> {
   return new Promise((resolve) => {
     client.Register(
-      { plugin, target: `unix:///run/hookgate/${plugin}.sock`, configurations: configurations.map((c) => Buffer.from(c)), leaseSeconds },
+      {
+        plugin,
+        target: `unix:///run/hookgate/${plugin}.sock`,
+        configurations: configurations.map((c) => Buffer.from(c)),
+        leaseSeconds,
+      },
       { deadline: Date.now() + 5000 },
       (error, reply) => resolve({ error, reply }),
     );
@@ -28,7 +46,9 @@ function register(client: RegistryClient, plugin: string, configurations: string
 }
 
 function deregister(client: RegistryClient, plugin: string): Promise<Reply<DeregisterResponse__Output>> {
-  return new Promise((resolve) => client.Deregister({ plugin }, { deadline: Date.now() + 5000 }, (error, reply) => resolve({ error, reply })));
+  return new Promise((resolve) =>
+    client.Deregister({ plugin }, { deadline: Date.now() + 5000 }, (error, reply) => resolve({ error, reply })),
+  );
 }
 
 describe('Registry gRPC server', () => {
@@ -80,7 +100,10 @@ describe('Registry gRPC server', () => {
   const refusals = [
     {
       name: 'invalid configuration: INVALID_ARGUMENT with every problem',
-      call: (c: RegistryClient) => register(c, 'labels', [payload(configuration('labels', [{ ...webhook('x', 'labels'), failurePolicy: 'Never' }]))]),
+      call: (c: RegistryClient) =>
+        register(c, 'labels', [
+          payload(configuration('labels', [{ ...webhook('x', 'labels'), failurePolicy: 'Never' }])),
+        ]),
       code: grpc.status.INVALID_ARGUMENT,
       details: [
         'registration of plugin "labels" refused, 2 problems:',
@@ -90,7 +113,8 @@ describe('Registry gRPC server', () => {
     },
     {
       name: 'name conflict with the static configuration: ALREADY_EXISTS naming both sources',
-      call: (c: RegistryClient) => register(c, 'labels', [payload(configuration('quota', [webhook('labels.example.com', 'labels')]))]),
+      call: (c: RegistryClient) =>
+        register(c, 'labels', [payload(configuration('quota', [webhook('labels.example.com', 'labels')]))]),
       code: grpc.status.ALREADY_EXISTS,
       details: [
         'registration of plugin "labels" refused: it conflicts with hooks already served:',
@@ -102,13 +126,16 @@ describe('Registry gRPC server', () => {
       name: 'a static plugin: FAILED_PRECONDITION',
       call: (c: RegistryClient) => register(c, 'quota', []),
       code: grpc.status.FAILED_PRECONDITION,
-      details: expect.stringMatching(/^registration of plugin "quota" refused:\n {2}- plugin "quota" is declared under plugins in the GatewayConfiguration/),
+      details: expect.stringMatching(
+        /^registration of plugin "quota" refused:\n {2}- plugin "quota" is declared under plugins in the GatewayConfiguration/,
+      ),
     },
     {
       name: 'deregistering an unknown plugin: NOT_FOUND',
       call: (c: RegistryClient) => deregister(c, 'nobody'),
       code: grpc.status.NOT_FOUND,
-      details: 'deregistration of plugin "nobody" refused:\n  - plugin "nobody" is not registered (no plugin is registered)',
+      details:
+        'deregistration of plugin "nobody" refused:\n  - plugin "nobody" is not registered (no plugin is registered)',
     },
   ];
   for (const c of refusals) {
@@ -124,7 +151,11 @@ describe('Registry gRPC server', () => {
     cleanups.push(tmp.cleanup);
     const socket = path.join(tmp.dir, 'registry.sock');
     // A real process binds the socket and is killed without cleaning up.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     cleanups.push(() => void (child.exitCode === null && child.kill('SIGKILL')));
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     child.kill('SIGKILL');
@@ -146,12 +177,14 @@ describe('Registry gRPC server', () => {
         await new Promise<void>((resolve) => other.listen(socket, resolve));
         cleanups.push(() => new Promise<void>((resolve) => other.close(() => resolve())));
       },
-      error: /another process \(probably a running gateway\) serves the registry on .*registry\.sock; stop it, or set registry\.socket to another path/,
+      error:
+        /another process \(probably a running gateway\) serves the registry on .*registry\.sock; stop it, or set registry\.socket to another path/,
     },
     {
       name: 'the path is a regular file',
       occupy: (socket: string) => writeFile(socket, 'not a socket'),
-      error: /registry socket .*registry\.sock exists and is not a socket; remove it or set registry\.socket to another path/,
+      error:
+        /registry socket .*registry\.sock exists and is not a socket; remove it or set registry\.socket to another path/,
     },
   ];
   for (const c of occupied) {
@@ -196,7 +229,12 @@ describe('startRegistry with a state file', () => {
     const stateFile = path.join(tmp.dir, 'registrations.json');
     const clock = manualClock();
 
-    const first = await startRegistry({ store: new RegistrationStore({ now: clock.now }), socket, stateFile, now: clock.now });
+    const first = await startRegistry({
+      store: new RegistrationStore({ now: clock.now }),
+      socket,
+      stateFile,
+      now: clock.now,
+    });
     const client = newRegistryClient(`unix://${socket}`, grpc.credentials.createInsecure());
     expect((await register(client, 'labels', [LABELS], 30)).error).toBeNull();
     client.close();
@@ -211,7 +249,9 @@ describe('startRegistry with a state file', () => {
       clock.advance(advanceMs);
       const store = new RegistrationStore({ now: clock.now });
       const again = await startRegistry({ store, socket, stateFile, now: clock.now });
-      expect(store.snapshot().registrations.map((r) => [r.plugin, r.lease, r.served.map((c) => c.name)])).toEqual([['labels', lease, ['labels']]]);
+      expect(store.snapshot().registrations.map((r) => [r.plugin, r.lease, r.served.map((c) => c.name)])).toEqual([
+        ['labels', lease, ['labels']],
+      ]);
       await again.close();
     }
   });
@@ -221,7 +261,9 @@ describe('startRegistry with a state file', () => {
     cleanups.push(tmp.cleanup);
     const stateFile = path.join(tmp.dir, 'registrations.json');
     await writeFile(stateFile, '{"format": "something else"}');
-    await expect(startRegistry({ store: new RegistrationStore(), socket: path.join(tmp.dir, 'r.sock'), stateFile })).rejects.toThrow(
+    await expect(
+      startRegistry({ store: new RegistrationStore(), socket: path.join(tmp.dir, 'r.sock'), stateFile }),
+    ).rejects.toThrow(
       /registry state file .*registrations\.json is not a hookgate\.dev\/registrations\/v1 document: fix it, or delete it/,
     );
   });

@@ -15,7 +15,11 @@ const STATUS_OF: Readonly<Record<RegistryRefusal['kind'], GrpcStatus>> = {
 /** Told about every refused Register or Deregister (for a metric); the handlers log them already. */
 export type RefusalListener = (operation: 'register' | 'deregister', refusal: RegistryRefusal, plugin: string) => void;
 
-export function registryHandlers(store: RegistrationStore, logger: RegistryLogger, onRefused?: RefusalListener): RegistryHandlers {
+export function registryHandlers(
+  store: RegistrationStore,
+  logger: RegistryLogger,
+  onRefused?: RefusalListener,
+): RegistryHandlers {
   return {
     Register(call, callback) {
       const request = call.request;
@@ -26,14 +30,34 @@ export function registryHandlers(store: RegistrationStore, logger: RegistryLogge
         leaseSeconds: request.leaseSeconds,
       });
       if (!result.ok) {
-        logger.warn({ plugin: request.plugin, target: request.target, refusal: result.error.kind, problems: result.error.problems }, 'registration refused');
+        logger.warn(
+          {
+            plugin: request.plugin,
+            target: request.target,
+            refusal: result.error.kind,
+            problems: result.error.problems,
+          },
+          'registration refused',
+        );
         onRefused?.('register', result.error, request.plugin);
         return callback({ code: STATUS_OF[result.error.kind], details: result.error.message });
       }
       const outcome = result.value;
-      const fields = { plugin: outcome.plugin, target: request.target, hooks: outcome.hooks, leaseSeconds: outcome.leaseSeconds, change: outcome.change };
+      const fields = {
+        plugin: outcome.plugin,
+        target: request.target,
+        hooks: outcome.hooks,
+        leaseSeconds: outcome.leaseSeconds,
+        change: outcome.change,
+      };
       if (outcome.change === 'renewed') logger.debug(fields, 'registration renewed');
-      else logger.info(fields, outcome.change === 'new' ? 'plugin registered' : 'plugin registered again; its previous registration is replaced');
+      else
+        logger.info(
+          fields,
+          outcome.change === 'new'
+            ? 'plugin registered'
+            : 'plugin registered again; its previous registration is replaced',
+        );
       callback(null, { leaseSeconds: outcome.leaseSeconds, hooks: [...outcome.hooks] });
     },
 
@@ -44,7 +68,10 @@ export function registryHandlers(store: RegistrationStore, logger: RegistryLogge
         onRefused?.('deregister', result.error, call.request.plugin);
         return callback({ code: STATUS_OF[result.error.kind], details: result.error.message });
       }
-      logger.info({ plugin: result.value.plugin, hooks: result.value.hooks }, 'plugin deregistered; its hooks are removed');
+      logger.info(
+        { plugin: result.value.plugin, hooks: result.value.hooks },
+        'plugin deregistered; its hooks are removed',
+      );
       callback(null, { hooks: [...result.value.hooks] });
     },
   };

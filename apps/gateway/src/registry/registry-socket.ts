@@ -26,10 +26,14 @@ export async function claimSocketPath(socketPath: string): Promise<void> {
     throw error;
   }
   if (!isSocket) {
-    throw new Error(`registry socket ${socketPath} exists and is not a socket; remove it or set registry.socket to another path`);
+    throw new Error(
+      `registry socket ${socketPath} exists and is not a socket; remove it or set registry.socket to another path`,
+    );
   }
   if (await answers(socketPath)) {
-    throw new Error(`another process (probably a running gateway) serves the registry on ${socketPath}; stop it, or set registry.socket to another path`);
+    throw new Error(
+      `another process (probably a running gateway) serves the registry on ${socketPath}; stop it, or set registry.socket to another path`,
+    );
   }
   await unlink(socketPath).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
@@ -42,7 +46,9 @@ export async function bindRegistrySocket(server: grpc.Server, socketPath: string
   const temporary = path.join(privateDir, 'r.sock');
   try {
     await new Promise<void>((resolve, reject) => {
-      server.bindAsync(`unix:${temporary}`, ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve()));
+      server.bindAsync(`unix:${temporary}`, ServerCredentials.createInsecure(), (error) =>
+        error ? reject(error) : resolve(),
+      );
     });
     await chmod(temporary, mode);
     await rename(temporary, socketPath);

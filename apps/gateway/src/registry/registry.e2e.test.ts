@@ -10,7 +10,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runValidating } from '@hookgate/admission';
 import type { AdmissionRequest, ChainEnv, ChainOutcome } from '@hookgate/admission';
-import { definePlugin, registerWithGateway, servePlugin, type GatewayRegistration, type PluginServer } from '@hookgate/plugin-sdk';
+import {
+  definePlugin,
+  registerWithGateway,
+  servePlugin,
+  type GatewayRegistration,
+  type PluginServer,
+} from '@hookgate/plugin-sdk';
 import { PluginClient } from '../grpc/plugin-client.js';
 import { pluginInvoker } from '../grpc/plugin-invoker.js';
 import { podCreateRequest } from '../testing/hook-fixtures.js';
@@ -18,7 +24,16 @@ import { leaseGuard } from './lease-guard.js';
 import { RegistrationStore } from './registration-store.js';
 import { ServedHooks } from './served-hooks.js';
 import { startRegistry, type RunningRegistry } from './start-registry.js';
-import { configuration, eventually, manualClock, payload, staticSources, tempDir, webhook, type ManualClock } from './test/fixtures.js';
+import {
+  configuration,
+  eventually,
+  manualClock,
+  payload,
+  staticSources,
+  tempDir,
+  webhook,
+  type ManualClock,
+} from './test/fixtures.js';
 import type { PluginTarget, StaticSources } from './types.js';
 
 const HOOK = 'team-label.example.com';
@@ -30,7 +45,10 @@ const plugin = definePlugin({
   hooks: {
     [HOOK]: {
       phase: 'validating',
-      validate: (req) => (req.object?.metadata?.labels?.['team'] ? { allowed: true } : { allowed: false, message: 'pods need a team label' }),
+      validate: (req) =>
+        req.object?.metadata?.labels?.['team']
+          ? { allowed: true }
+          : { allowed: false, message: 'pods need a team label' },
     },
   },
 });
@@ -59,7 +77,10 @@ class Gateway {
   admit(request: AdmissionRequest): Promise<ChainOutcome> {
     const now = this.clock.now;
     const { hooks, clients } = this.served.current;
-    const invoke = leaseGuard(() => this.store.snapshot(), pluginInvoker(clients, { now }), { now, socket: this.socket });
+    const invoke = leaseGuard(() => this.store.snapshot(), pluginInvoker(clients, { now }), {
+      now,
+      socket: this.socket,
+    });
     const env: ChainEnv = {
       invoke,
       namespaces: () => ({ found: true, labels: {} }),
@@ -80,7 +101,13 @@ class Gateway {
 const unlabelled = (): AdmissionRequest => podCreateRequest();
 const labelled = (): AdmissionRequest => {
   const request = podCreateRequest();
-  return { ...request, object: { ...(request.object as object), metadata: { name: 'web', namespace: 'default', labels: { team: 'core' } } } };
+  return {
+    ...request,
+    object: {
+      ...(request.object as object),
+      metadata: { name: 'web', namespace: 'default', labels: { team: 'core' } },
+    },
+  };
 };
 
 describe('registry end to end', () => {
@@ -89,8 +116,15 @@ describe('registry end to end', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function startPlugin(dir: string, registrySocket: string): Promise<{ server: PluginServer; registration: GatewayRegistration }> {
-    const server = await servePlugin(plugin, { listen: `unix://${path.join(dir, 'team-labels.sock')}`, logger: false, shutdownGraceMs: 200 });
+  async function startPlugin(
+    dir: string,
+    registrySocket: string,
+  ): Promise<{ server: PluginServer; registration: GatewayRegistration }> {
+    const server = await servePlugin(plugin, {
+      listen: `unix://${path.join(dir, 'team-labels.sock')}`,
+      logger: false,
+      shutdownGraceMs: 200,
+    });
     const registration = registerWithGateway({
       socket: registrySocket,
       plugin: plugin.name,
@@ -100,7 +134,10 @@ describe('registry end to end', () => {
       retry: { initialMs: 20, maxMs: 200 },
       logger: false,
     });
-    cleanups.push(() => registration.close(), () => server.shutdown(200));
+    cleanups.push(
+      () => registration.close(),
+      () => server.shutdown(200),
+    );
     await registration.ready;
     return { server, registration };
   }
@@ -129,7 +166,9 @@ describe('registry end to end', () => {
     const closed = await gateway.admit(labelled());
     expect(closed.allowed).toBe(false);
     expect(closed.status?.message).toMatch(
-      new RegExp(`^Internal error occurred: failed calling webhook "${HOOK.replaceAll('.', '\\.')}": failed to call webhook: Post "plugin://team-labels/.*": plugin "team-labels" is gone: its registration lease expired`),
+      new RegExp(
+        `^Internal error occurred: failed calling webhook "${HOOK.replaceAll('.', '\\.')}": failed to call webhook: Post "plugin://team-labels/.*": plugin "team-labels" is gone: its registration lease expired`,
+      ),
     );
 
     // 3. The plugin restarts and registers again: served again.
@@ -141,9 +180,17 @@ describe('registry end to end', () => {
     await gateway.stop();
     gateway = new Gateway(clock, socket);
     await gateway.start();
-    await eventually(() => gateway.store.leaseOf('team-labels')?.state === 'active', 'the plugin to register with the restarted gateway');
-    await eventually(async () => (await gateway.admit(labelled())).allowed, 'the restarted gateway to reach the plugin');
-    expect((await gateway.admit(unlabelled())).status?.message).toBe(`admission webhook "${HOOK}" denied the request: pods need a team label`);
+    await eventually(
+      () => gateway.store.leaseOf('team-labels')?.state === 'active',
+      'the plugin to register with the restarted gateway',
+    );
+    await eventually(
+      async () => (await gateway.admit(labelled())).allowed,
+      'the restarted gateway to reach the plugin',
+    );
+    expect((await gateway.admit(unlabelled())).status?.message).toBe(
+      `admission webhook "${HOOK}" denied the request: pods need a team label`,
+    );
 
     // 5. Deregistered on purpose: the hook is gone, whatever its failurePolicy.
     expect(await second.registration.deregister()).toEqual([`team-labels/${HOOK}`]);

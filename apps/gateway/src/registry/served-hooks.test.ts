@@ -4,8 +4,15 @@ import { ServedHooks, type ServedState } from './served-hooks.js';
 import { configuration, payload, RecordingClient, staticSources, webhook } from './test/fixtures.js';
 import type { PluginTarget } from './types.js';
 
-const STATIC = staticSources([{ name: 'quota', target: '127.0.0.1:7001' }], [configuration('quota', [webhook('quota.example.com', 'quota')])]);
-const LABELS = { plugin: 'labels', target: 'unix:///run/labels.sock', configurations: [payload(configuration('labels', [webhook('labels.example.com', 'labels')]))] };
+const STATIC = staticSources(
+  [{ name: 'quota', target: '127.0.0.1:7001' }],
+  [configuration('quota', [webhook('quota.example.com', 'quota')])],
+);
+const LABELS = {
+  plugin: 'labels',
+  target: 'unix:///run/labels.sock',
+  configurations: [payload(configuration('labels', [webhook('labels.example.com', 'labels')]))],
+};
 const hookNames = (state: ServedState<RecordingClient>) => state.hooks.validating.map((h) => h.name);
 
 describe('ServedHooks', () => {
@@ -17,7 +24,13 @@ describe('ServedHooks', () => {
   function setup() {
     const store = new RegistrationStore({ static: STATIC });
     const swaps: number[] = [];
-    const served = new ServedHooks({ static: STATIC, store, createClient: (p: PluginTarget) => new RecordingClient(p.name, p.target), retireAfterMs: 0, onSwap: (s) => swaps.push(s.generation) });
+    const served = new ServedHooks({
+      static: STATIC,
+      store,
+      createClient: (p: PluginTarget) => new RecordingClient(p.name, p.target),
+      retireAfterMs: 0,
+      onSwap: (s) => swaps.push(s.generation),
+    });
     toClose.push(served);
     return { store, served, swaps };
   }

@@ -42,7 +42,8 @@ export class ServedHooks<C extends Closable> {
     this.#options = options;
     this.#static = options.static;
     const first = this.#build(new Map());
-    if (!first.ok) throw new Error(`the static configuration and the registrations conflict:\n${first.error.join('\n')}`);
+    if (!first.ok)
+      throw new Error(`the static configuration and the registrations conflict:\n${first.error.join('\n')}`);
     this.#current = first.value;
     this.#unsubscribe = options.store.onChange((change) => {
       if (change.hooksChanged) this.#rebuild();

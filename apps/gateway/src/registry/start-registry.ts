@@ -39,9 +39,16 @@ export async function startRegistry(options: StartRegistryOptions): Promise<Runn
   if (options.stateFile !== undefined) {
     const stateFile = options.stateFile;
     const { restored, dropped } = store.restore(await loadRegistrations(stateFile));
-    for (const { plugin, reason } of dropped) logger.error({ plugin, stateFile }, `saved registration not restored: ${reason}`);
-    if (restored.length > 0) logger.info({ plugins: restored, stateFile }, 'registrations restored; their plugins renew or their leases run out');
-    writer = new RegistrationFileWriter(stateFile, (error) => logger.error({ stateFile, err: error }, 'could not save registrations; they will not survive a gateway restart'));
+    for (const { plugin, reason } of dropped)
+      logger.error({ plugin, stateFile }, `saved registration not restored: ${reason}`);
+    if (restored.length > 0)
+      logger.info(
+        { plugins: restored, stateFile },
+        'registrations restored; their plugins renew or their leases run out',
+      );
+    writer = new RegistrationFileWriter(stateFile, (error) =>
+      logger.error({ stateFile, err: error }, 'could not save registrations; they will not survive a gateway restart'),
+    );
     writer.save(store.snapshot());
   }
   const unsubscribe = store.onChange((change) => {
@@ -78,9 +85,13 @@ export async function startRegistry(options: StartRegistryOptions): Promise<Runn
 function logChange(change: RegistryChange, logger: RegistryLogger): void {
   if (change.reason !== 'expire' || change.plugin === undefined) return;
   const registration = change.snapshot.registrations.find((r) => r.plugin === change.plugin);
-  const failClosed = registration === undefined ? [] : registration.served.flatMap((c) => c.webhooks.map((w) => `${c.name}/${w.name}`));
+  const failClosed =
+    registration === undefined ? [] : registration.served.flatMap((c) => c.webhooks.map((w) => `${c.name}/${w.name}`));
   if (failClosed.length === 0) {
-    logger.warn({ plugin: change.plugin }, 'plugin lease expired; it had no failurePolicy Fail hook, so its registration is removed');
+    logger.warn(
+      { plugin: change.plugin },
+      'plugin lease expired; it had no failurePolicy Fail hook, so its registration is removed',
+    );
   } else {
     logger.warn(
       { plugin: change.plugin, failClosed },

@@ -30,7 +30,11 @@ export interface DryRunResult {
   readonly finalObject: JsonValue | undefined;
 }
 
-export async function dryRunReview(configuration: LoadedConfiguration, request: AdmissionRequest, timeoutParam?: string): Promise<DryRunResult> {
+export async function dryRunReview(
+  configuration: LoadedConfiguration,
+  request: AdmissionRequest,
+  timeoutParam?: string,
+): Promise<DryRunResult> {
   const log = createLogger({ component: 'review', level: 'silent' });
   const state = new WorkerState(log, createGatewayMetrics(createMetricsRegistry()));
   const now = () => performance.now();
@@ -52,8 +56,13 @@ export async function dryRunReview(configuration: LoadedConfiguration, request: 
     };
     const mutating = await runMutating(current.hooks, request, env());
     if (!mutating.allowed) return { mutating, finalObject: request.object };
-    const finalObject = mutating.patch && request.object != null ? patchedObject(request.object, mutating) : request.object;
-    const validating = await runValidating(current.hooks, { ...request, ...(finalObject !== undefined ? { object: finalObject } : {}) }, env());
+    const finalObject =
+      mutating.patch && request.object != null ? patchedObject(request.object, mutating) : request.object;
+    const validating = await runValidating(
+      current.hooks,
+      { ...request, ...(finalObject !== undefined ? { object: finalObject } : {}) },
+      env(),
+    );
     return { mutating, validating, finalObject };
   } finally {
     await bridge.close();

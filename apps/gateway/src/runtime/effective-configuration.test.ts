@@ -19,10 +19,30 @@ const loaded = {
 
 describe('applyServeOptions', () => {
   const cases = [
-    { name: 'no flags: the file wins', options: {}, expected: { admission: { host: '127.0.0.1', port: 8443, tls: { disabled: false } }, metrics: { port: 9443 }, workers: 2 } },
-    { name: 'listener flags override', options: { host: '::1', port: 0, metricsPort: 0 }, expected: { admission: { host: '::1', port: 0 }, metrics: { port: 0 } } },
-    { name: '--insecure-http turns TLS off', options: { insecureHttp: true }, expected: { admission: { tls: { disabled: true, clientCAFile: '/ca.pem' } } } },
-    { name: 'state dir, log level and workers', options: { stateDir: '/tmp/s', logLevel: 'debug' as const, workers: 1 }, expected: { stateDir: '/tmp/s', logLevel: 'debug', workers: 1 } },
+    {
+      name: 'no flags: the file wins',
+      options: {},
+      expected: {
+        admission: { host: '127.0.0.1', port: 8443, tls: { disabled: false } },
+        metrics: { port: 9443 },
+        workers: 2,
+      },
+    },
+    {
+      name: 'listener flags override',
+      options: { host: '::1', port: 0, metricsPort: 0 },
+      expected: { admission: { host: '::1', port: 0 }, metrics: { port: 0 } },
+    },
+    {
+      name: '--insecure-http turns TLS off',
+      options: { insecureHttp: true },
+      expected: { admission: { tls: { disabled: true, clientCAFile: '/ca.pem' } } },
+    },
+    {
+      name: 'state dir, log level and workers',
+      options: { stateDir: '/tmp/s', logLevel: 'debug' as const, workers: 1 },
+      expected: { stateDir: '/tmp/s', logLevel: 'debug', workers: 1 },
+    },
     {
       name: '--state-dir moves the default registry socket and spool with it',
       options: { stateDir: '/tmp/s' },
@@ -34,7 +54,14 @@ describe('applyServeOptions', () => {
   });
 
   it('--state-dir leaves a registry socket and spool the file placed elsewhere', () => {
-    const elsewhere = { ...loaded, gateway: { ...loaded.gateway, spoolDir: '/spool', registry: { disabled: false, socket: '/run/hookgate/registry.sock' } } } as LoadedConfiguration;
+    const elsewhere = {
+      ...loaded,
+      gateway: {
+        ...loaded.gateway,
+        spoolDir: '/spool',
+        registry: { disabled: false, socket: '/run/hookgate/registry.sock' },
+      },
+    } as LoadedConfiguration;
     expect(applyServeOptions(elsewhere, { configPath: '/etc/hookgate', stateDir: '/tmp/s' }).gateway).toMatchObject({
       stateDir: '/tmp/s',
       spoolDir: '/spool',

@@ -11,7 +11,9 @@ export function applyServeOptions(loaded: LoadedConfiguration, options: ServeOpt
   });
   const gateway = {
     ...flagged,
-    admission: options.insecureHttp ? { ...flagged.admission, tls: { ...flagged.admission.tls, disabled: true } } : flagged.admission,
+    admission: options.insecureHttp
+      ? { ...flagged.admission, tls: { ...flagged.admission.tls, disabled: true } }
+      : flagged.admission,
     ...(options.stateDir !== undefined ? movedStateDir(flagged, options.stateDir) : {}),
     ...(options.logLevel !== undefined ? { logLevel: options.logLevel } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
@@ -24,11 +26,16 @@ export function applyServeOptions(loaded: LoadedConfiguration, options: ServeOpt
  * and the spool, unless the file set them elsewhere. Two gateways with their own state directories
  * then never fight over one registry socket.
  */
-function movedStateDir(gateway: GatewayConfiguration, stateDir: string): Pick<GatewayConfiguration, 'stateDir' | 'registry' | 'spoolDir'> {
+function movedStateDir(
+  gateway: GatewayConfiguration,
+  stateDir: string,
+): Pick<GatewayConfiguration, 'stateDir' | 'registry' | 'spoolDir'> {
   const underOld = (file: string, name: string) => file === resolve(gateway.stateDir, name);
   return {
     stateDir,
-    registry: underOld(gateway.registry.socket, 'registry.sock') ? { ...gateway.registry, socket: resolve(stateDir, 'registry.sock') } : gateway.registry,
+    registry: underOld(gateway.registry.socket, 'registry.sock')
+      ? { ...gateway.registry, socket: resolve(stateDir, 'registry.sock') }
+      : gateway.registry,
     spoolDir: underOld(gateway.spoolDir, 'spool') ? resolve(stateDir, 'spool') : gateway.spoolDir,
   };
 }

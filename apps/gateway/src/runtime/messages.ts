@@ -9,7 +9,12 @@ import type { RegistrySnapshot } from '../registry/index.js';
 
 export type PrimaryMessage =
   /** A configuration, with the registry snapshot it was checked against: a worker merges the two. */
-  | { readonly type: 'hookgate:configuration'; readonly generation: number; readonly configuration: LoadedConfiguration; readonly registry: RegistrySnapshot }
+  | {
+      readonly type: 'hookgate:configuration';
+      readonly generation: number;
+      readonly configuration: LoadedConfiguration;
+      readonly registry: RegistrySnapshot;
+    }
   /** A registry change: a registration, renewal, expiry or deregistration (`registry.generation` moves unless it is a renewal). */
   | { readonly type: 'hookgate:registry'; readonly registry: RegistrySnapshot }
   | { readonly type: 'hookgate:shutdown' };
@@ -19,10 +24,20 @@ export type WorkerMessage =
   | { readonly type: 'hookgate:hello' }
   | { readonly type: 'hookgate:listening'; readonly port: number }
   | { readonly type: 'hookgate:applied'; readonly generation: number; readonly registryGeneration: number }
-  | { readonly type: 'hookgate:apply-failed'; readonly generation: number; readonly registryGeneration: number; readonly error: string };
+  | {
+      readonly type: 'hookgate:apply-failed';
+      readonly generation: number;
+      readonly registryGeneration: number;
+      readonly error: string;
+    };
 
 function isHookgateMessage(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && (value as { type: string }).type.startsWith('hookgate:');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === 'string' &&
+    (value as { type: string }).type.startsWith('hookgate:')
+  );
 }
 
 export const isPrimaryMessage = (value: unknown): value is PrimaryMessage => isHookgateMessage(value);

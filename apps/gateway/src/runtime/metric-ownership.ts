@@ -7,7 +7,12 @@
 import type { Registry } from 'prom-client';
 import type { GatewayMetrics } from '@hookgate/observability';
 
-const PRIMARY_OWNED: readonly (keyof GatewayMetrics)[] = ['configReloads', 'configLastReloadSuccessful', 'configLastSuccess', 'configGeneration'];
+const PRIMARY_OWNED: readonly (keyof GatewayMetrics)[] = [
+  'configReloads',
+  'configLastReloadSuccessful',
+  'configLastSuccess',
+  'configGeneration',
+];
 
 export function keepPrimaryMetrics(registry: Registry, metrics: GatewayMetrics): void {
   for (const key of Object.keys(metrics) as (keyof GatewayMetrics)[]) {

@@ -39,7 +39,9 @@ describe('PluginSet: circuit transitions in the log', () => {
     };
     const set = new PluginSet(createGatewayMetrics(createMetricsRegistry()), log as never);
     try {
-      const client = set.sync([{ name: 'gone', target: 'unix:///nonexistent/hookgate-test-gone.sock', stream: false }]).get('gone')!;
+      const client = set
+        .sync([{ name: 'gone', target: 'unix:///nonexistent/hookgate-test-gone.sock', stream: false }])
+        .get('gone')!;
       const threshold = 5; // the default failureThreshold
       for (let i = 0; i < threshold; i++) {
         await client.admit(() => ({}) as never, 2000, new AbortController().signal);

@@ -8,7 +8,13 @@
 import { readFileSync } from 'node:fs';
 import type { PluginConfiguration } from '@hookgate/config';
 import { setCircuitState, forgetPlugin, type GatewayMetrics, type Logger } from '@hookgate/observability';
-import { createPluginClient, type CircuitState, type PluginClient, type PluginClients, type PluginTls } from '../grpc/index.js';
+import {
+  createPluginClient,
+  type CircuitState,
+  type PluginClient,
+  type PluginClients,
+  type PluginTls,
+} from '../grpc/index.js';
 
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
 const RETIRE_AFTER_MS = 45_000;
@@ -35,7 +41,12 @@ export class PluginSet {
     const next = new Map<string, { key: string; client: PluginClient }>();
     const tlsByName = new Map(plugins.map((p) => [p.name, readPluginTls(p)] as const));
     for (const plugin of plugins) {
-      const key = JSON.stringify({ target: plugin.target, tls: plugin.tls ?? null, stream: plugin.stream ?? null, registeredAt: plugin.registeredAt ?? null });
+      const key = JSON.stringify({
+        target: plugin.target,
+        tls: plugin.tls ?? null,
+        stream: plugin.stream ?? null,
+        registeredAt: plugin.registeredAt ?? null,
+      });
       const existing = this.#clients.get(plugin.name);
       if (existing !== undefined && existing.key === key) {
         next.set(plugin.name, existing);

@@ -9,7 +9,10 @@ const configuration = (generation: number): PrimaryMessage => ({
   configuration: { digest: `d${generation}` } as unknown as LoadedConfiguration,
   registry: { generation: 1, registrations: [] },
 });
-const registry = (generation: number): PrimaryMessage => ({ type: 'hookgate:registry', registry: { generation, registrations: [] } });
+const registry = (generation: number): PrimaryMessage => ({
+  type: 'hookgate:registry',
+  registry: { generation, registrations: [] },
+});
 const fromPrimary = (message: unknown) => process.emit('message', message, undefined);
 
 describe('a worker’s inbox from the primary', () => {
@@ -26,7 +29,14 @@ describe('a worker’s inbox from the primary', () => {
 
   it('drops registry snapshots older than the first configuration, keeps what follows it in order, and ignores other messages', async () => {
     inbox = openPrimaryInbox(() => undefined);
-    const steps = [registry(1), configuration(1), registry(2), { type: 'not-ours' }, configuration(2), { type: 'hookgate:shutdown' }];
+    const steps = [
+      registry(1),
+      configuration(1),
+      registry(2),
+      { type: 'not-ours' },
+      configuration(2),
+      { type: 'hookgate:shutdown' },
+    ];
     for (const step of steps) fromPrimary(step);
     expect(await inbox.first).toEqual(configuration(1));
     const delivered: PrimaryMessage[] = [];

@@ -30,12 +30,20 @@ describe('the primary Registry', () => {
     const metrics = createMetricsRegistry();
     const registry: PrimaryRegistry = await openPrimaryRegistry(loaded, log, metrics);
     cleanups.push(() => registry.close());
-    const client: RegistryClient = newRegistryClient(`unix://${loaded.gateway.registry.socket}`, grpc.credentials.createInsecure());
+    const client: RegistryClient = newRegistryClient(
+      `unix://${loaded.gateway.registry.socket}`,
+      grpc.credentials.createInsecure(),
+    );
     cleanups.push(() => client.close());
     const register = (plugin: string, webhook = HOOK) =>
       new Promise<{ error: grpc.ServiceError | null; hooks: string[] }>((resolve) =>
         client.Register(
-          { plugin, target: `unix:///run/${plugin}.sock`, configurations: [Buffer.from(JSON.stringify(validatingConfiguration(`${plugin}-config`, webhook, plugin)))], leaseSeconds: 30 },
+          {
+            plugin,
+            target: `unix:///run/${plugin}.sock`,
+            configurations: [Buffer.from(JSON.stringify(validatingConfiguration(`${plugin}-config`, webhook, plugin)))],
+            leaseSeconds: 30,
+          },
           { deadline: Date.now() + 5000 },
           (error, reply) => resolve({ error, hooks: reply?.hooks ?? [] }),
         ),
@@ -55,7 +63,9 @@ describe('the primary Registry', () => {
     ]);
     expect(registry.snapshot().registrations.map((r) => r.plugin)).toEqual(['team']);
     await registry.close();
-    const saved = JSON.parse(await readFile(path.join(loaded.gateway.stateDir, REGISTRATIONS_FILE), 'utf8')) as { registrations: { plugin: string }[] };
+    const saved = JSON.parse(await readFile(path.join(loaded.gateway.stateDir, REGISTRATIONS_FILE), 'utf8')) as {
+      registrations: { plugin: string }[];
+    };
     expect(saved.registrations.map((r) => r.plugin)).toEqual(['team']);
   });
 
@@ -73,7 +83,9 @@ describe('the primary Registry', () => {
   it('turns a reload whose static side takes a registered name into configuration errors, and accepts one that does not', async () => {
     const { tmp, registry, register } = await open();
     await register('team');
-    const clashing = await loadTestConfiguration(tmp.dir, {}, [validatingConfiguration('static-config', HOOK, { url: 'https://policy.example.com/validate' })]);
+    const clashing = await loadTestConfiguration(tmp.dir, {}, [
+      validatingConfiguration('static-config', HOOK, { url: 'https://policy.example.com/validate' }),
+    ]);
     const refused = registry.checkStatic(clashing, '/etc/hookgate');
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.error).toEqual([
@@ -84,7 +96,9 @@ describe('the primary Registry', () => {
         object: 'ValidatingWebhookConfiguration "static-config"',
         field: '',
         rule: 'FieldValueDuplicate',
-        message: expect.stringContaining(`webhook "${HOOK}" of ValidatingWebhookConfiguration "team-config" in the registration of plugin "team" has the same name as a webhook of ValidatingWebhookConfiguration "static-config" in the static configuration`),
+        message: expect.stringContaining(
+          `webhook "${HOOK}" of ValidatingWebhookConfiguration "team-config" in the registration of plugin "team" has the same name as a webhook of ValidatingWebhookConfiguration "static-config" in the static configuration`,
+        ),
       },
     ]);
     const fine = await loadTestConfiguration(tmp.dir, { plugins: [{ name: 'other', target: '127.0.0.1:7001' }] });
@@ -93,7 +107,9 @@ describe('the primary Registry', () => {
 
   it('refuses to start on a socket another gateway serves', async () => {
     const { loaded } = await open();
-    await expect(openPrimaryRegistry(loaded, log, createMetricsRegistry())).rejects.toThrow(/another process \(probably a running gateway\) serves the registry/);
+    await expect(openPrimaryRegistry(loaded, log, createMetricsRegistry())).rejects.toThrow(
+      /another process \(probably a running gateway\) serves the registry/,
+    );
   });
 
   it('serves nothing with registry.disabled', async () => {

@@ -13,7 +13,13 @@ import { ok, type Result } from '@hookgate/admission';
 import type { ConfigError, LoadedConfiguration } from '@hookgate/config';
 import type { Logger } from '@hookgate/observability';
 import type { Registry } from 'prom-client';
-import { RegistrationStore, startRegistry, type RegistryChange, type RegistrySnapshot, type RunningRegistry } from '../registry/index.js';
+import {
+  RegistrationStore,
+  startRegistry,
+  type RegistryChange,
+  type RegistrySnapshot,
+  type RunningRegistry,
+} from '../registry/index.js';
 import { createRegistryMetrics } from './registry-metrics.js';
 import { NO_REGISTRATIONS, staticSourcesOf } from './registry-sources.js';
 
@@ -34,13 +40,22 @@ export const REGISTRATIONS_FILE = 'registrations.json';
  * Starts the Registry for `configuration` (already validated). Rejects when the socket cannot be
  * served (another gateway on it, a path that is not a socket): the caller refuses to start.
  */
-export async function openPrimaryRegistry(configuration: LoadedConfiguration, log: Logger, metricsRegistry: Registry): Promise<PrimaryRegistry> {
+export async function openPrimaryRegistry(
+  configuration: LoadedConfiguration,
+  log: Logger,
+  metricsRegistry: Registry,
+): Promise<PrimaryRegistry> {
   const gateway = configuration.gateway;
   const metrics = createRegistryMetrics(metricsRegistry);
   if (gateway.registry.disabled) {
     log.info({}, 'registry disabled (registry.disabled): only statically configured plugins are served');
     metrics.snapshot(NO_REGISTRATIONS);
-    return { snapshot: () => NO_REGISTRATIONS, checkStatic: () => ok(undefined), onChange: () => undefined, close: async () => undefined };
+    return {
+      snapshot: () => NO_REGISTRATIONS,
+      checkStatic: () => ok(undefined),
+      onChange: () => undefined,
+      close: async () => undefined,
+    };
   }
 
   // Registrations are validated as static files are: http:// loopback URLs included.
@@ -73,7 +88,12 @@ export async function openPrimaryRegistry(configuration: LoadedConfiguration, lo
 
 /** A conflict as a configuration error, placed in the file and document of the static configuration it names when there is one. */
 function conflictError(problem: string, configuration: LoadedConfiguration, configPath: string): ConfigError {
-  const source = configuration.sources.find((s) => problem.includes(`${s.kind} ${JSON.stringify(s.name)} in the static configuration`));
-  const where = source === undefined ? { file: configPath, document: 0 } : { file: source.file, document: source.document, object: `${source.kind} ${JSON.stringify(source.name)}` };
+  const source = configuration.sources.find((s) =>
+    problem.includes(`${s.kind} ${JSON.stringify(s.name)} in the static configuration`),
+  );
+  const where =
+    source === undefined
+      ? { file: configPath, document: 0 }
+      : { file: source.file, document: source.document, object: `${source.kind} ${JSON.stringify(source.name)}` };
   return { ...where, field: '', rule: 'FieldValueDuplicate', message: problem };
 }

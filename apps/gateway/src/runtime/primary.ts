@@ -5,8 +5,21 @@
  * (aggregated across workers), /livez and /readyz, and runs the graceful shutdown.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { ConfigurationHolder, formatConfigError, reloadOnSighup, watchConfiguration, type LoadedConfiguration } from '@hookgate/config';
-import { clusterMetricsSource, createGatewayMetrics, createLogger, createMetricsRegistry, recordConfigReload, type Logger } from '@hookgate/observability';
+import {
+  ConfigurationHolder,
+  formatConfigError,
+  reloadOnSighup,
+  watchConfiguration,
+  type LoadedConfiguration,
+} from '@hookgate/config';
+import {
+  clusterMetricsSource,
+  createGatewayMetrics,
+  createLogger,
+  createMetricsRegistry,
+  recordConfigReload,
+  type Logger,
+} from '@hookgate/observability';
 import { buildHealthServer } from '../server/health-server.js';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
 import { applyServeOptions } from './effective-configuration.js';
@@ -32,7 +45,9 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   });
   if (!opened.ok) {
     for (const e of opened.error) process.stderr.write(`${formatConfigError(e)}\n`);
-    process.stderr.write(`hookgate: the configuration in ${options.configPath} is invalid (${opened.error.length} problem(s)); nothing started\n`);
+    process.stderr.write(
+      `hookgate: the configuration in ${options.configPath} is invalid (${opened.error.length} problem(s)); nothing started\n`,
+    );
     return 1;
   }
   const holder = opened.value;
@@ -52,7 +67,9 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   try {
     registry = await openPrimaryRegistry(started, log, metricsRegistry);
   } catch (error) {
-    process.stderr.write(`hookgate: cannot serve the registry on ${gateway.registry.socket}: ${(error as Error).message}; nothing started\n`);
+    process.stderr.write(
+      `hookgate: cannot serve the registry on ${gateway.registry.socket}: ${(error as Error).message}; nothing started\n`,
+    );
     return 1;
   }
   const runningRegistry = registry;
@@ -67,7 +84,8 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   let shuttingDown = false;
   const health = buildHealthServer({
     metrics: clusterMetricsSource(metricsRegistry),
-    notReadyReason: () => (shuttingDown ? 'shutting down' : pool.listeningCount() === 0 ? 'admission listener not accepting yet' : undefined),
+    notReadyReason: () =>
+      shuttingDown ? 'shutting down' : pool.listeningCount() === 0 ? 'admission listener not accepting yet' : undefined,
   });
   await health.listen({ host: gateway.metrics.host, port: gateway.metrics.port });
   const metricsUrl = urlOf('http', gateway.metrics.host, (health.server.address() as { port: number }).port);
@@ -76,25 +94,39 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     if (outcome.kind === 'unchanged') return log.debug({}, 'configuration files unchanged');
     if (outcome.kind === 'failed') {
       recordConfigReload(metrics, { ok: false });
-      for (const e of outcome.errors) log.error({ file: e.file, document: e.document, field: e.field, rule: e.rule }, formatConfigError(e));
-      return log.error({ generation: outcome.snapshot.generation, problems: outcome.errors.length }, 'configuration reload refused: still serving the last good configuration');
+      for (const e of outcome.errors)
+        log.error({ file: e.file, document: e.document, field: e.field, rule: e.rule }, formatConfigError(e));
+      return log.error(
+        { generation: outcome.snapshot.generation, problems: outcome.errors.length },
+        'configuration reload refused: still serving the last good configuration',
+      );
     }
     recordConfigReload(metrics, { ok: true, generation: outcome.snapshot.generation, at: outcome.snapshot.loadedAt });
     warnAboutRestartOnlySettings(log, gateway, outcome.snapshot.prepared);
-    log.info({ generation: outcome.snapshot.generation, ...counts(outcome.snapshot.prepared) }, 'configuration reloaded');
+    log.info(
+      { generation: outcome.snapshot.generation, ...counts(outcome.snapshot.prepared) },
+      'configuration reloaded',
+    );
     pool.broadcast(configurationMessage());
   });
   // Every change goes out, renewals included: a worker's lease guard needs the new lease ends.
   runningRegistry.onChange((change) => pool.broadcast({ type: 'hookgate:registry', registry: change.snapshot }));
   const reload = () => void holder.reload();
-  const watch = await watchConfiguration(options.configPath, reload, { onError: (e) => log.warn({ err: e.message }, 'stopped watching the configuration; SIGHUP still reloads') });
+  const watch = await watchConfiguration(options.configPath, reload, {
+    onError: (e) => log.warn({ err: e.message }, 'stopped watching the configuration; SIGHUP still reloads'),
+  });
   const unhookSighup = reloadOnSighup(reload);
 
   cluster.on('message', (worker: Worker, message: unknown) => {
     if (!isWorkerMessage(message)) return;
     if (message.type === 'hookgate:apply-failed') {
       log.error(
-        { worker: worker.id, generation: message.generation, registryGeneration: message.registryGeneration, err: message.error },
+        {
+          worker: worker.id,
+          generation: message.generation,
+          registryGeneration: message.registryGeneration,
+          err: message.error,
+        },
         'a worker could not apply the configuration or registrations; it keeps its previous hooks',
       );
     }
@@ -103,7 +135,14 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   pool.onAllListening((port) => {
     const registrations = runningRegistry.snapshot().registrations.length;
     log.info(
-      { admissionUrl: urlOf(scheme, gateway.admission.host, port), metricsUrl, workers: gateway.workers, generation: holder.generation, ...counts(started), registrations },
+      {
+        admissionUrl: urlOf(scheme, gateway.admission.host, port),
+        metricsUrl,
+        workers: gateway.workers,
+        generation: holder.generation,
+        ...counts(started),
+        registrations,
+      },
       'hookgate serving',
     );
   });
@@ -145,9 +184,23 @@ function urlOf(scheme: string, host: string, port: number): string {
 }
 
 /** Listener, TLS and authentication settings are bound at start; say so instead of ignoring them silently. */
-function warnAboutRestartOnlySettings(log: Logger, started: LoadedConfiguration['gateway'], next: LoadedConfiguration): void {
-  const bound = (g: LoadedConfiguration['gateway']) => JSON.stringify({ admission: g.admission, metrics: g.metrics, stateDir: g.stateDir, workers: g.workers, registry: g.registry });
+function warnAboutRestartOnlySettings(
+  log: Logger,
+  started: LoadedConfiguration['gateway'],
+  next: LoadedConfiguration,
+): void {
+  const bound = (g: LoadedConfiguration['gateway']) =>
+    JSON.stringify({
+      admission: g.admission,
+      metrics: g.metrics,
+      stateDir: g.stateDir,
+      workers: g.workers,
+      registry: g.registry,
+    });
   if (bound(started) !== bound(next.gateway)) {
-    log.warn({}, 'listener, TLS, authentication, registry or worker settings changed: they apply at the next restart; hooks, plugins and namespaces changed now');
+    log.warn(
+      {},
+      'listener, TLS, authentication, registry or worker settings changed: they apply at the next restart; hooks, plugins and namespaces changed now',
+    );
   }
 }

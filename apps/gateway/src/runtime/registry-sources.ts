@@ -7,5 +7,8 @@ export const NO_REGISTRATIONS: RegistrySnapshot = Object.freeze({ generation: 0,
 
 /** The statically configured side of a configuration, which registrations must not collide with. */
 export function staticSourcesOf(loaded: LoadedConfiguration): StaticSources {
-  return { plugins: loaded.gateway.plugins.map((p) => ({ name: p.name, target: p.target })), configurations: loaded.webhookConfigurations };
+  return {
+    plugins: loaded.gateway.plugins.map((p) => ({ name: p.name, target: p.target })),
+    configurations: loaded.webhookConfigurations,
+  };
 }

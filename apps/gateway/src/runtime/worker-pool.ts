@@ -54,7 +54,9 @@ export class WorkerPool {
   async stop(graceMs: number): Promise<void> {
     this.#stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    const exited = workers.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
+    const exited = workers.map(
+      (w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))),
+    );
     for (const w of workers) if (w.isConnected()) w.send({ type: 'hookgate:shutdown' } satisfies PrimaryMessage);
     const timer = setTimeout(() => {
       for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
@@ -72,10 +74,19 @@ export class WorkerPool {
       const live = [...this.#listening.keys()].map((id) => this.#applied.get(id));
       if (live.length === 0) return;
       if (previous?.generation !== message.generation && live.every((a) => a?.generation === message.generation)) {
-        this.log.info({ generation: message.generation, workers: live.length }, 'configuration applied by every worker');
+        this.log.info(
+          { generation: message.generation, workers: live.length },
+          'configuration applied by every worker',
+        );
       }
-      if (previous?.registryGeneration !== message.registryGeneration && live.every((a) => a?.registryGeneration === message.registryGeneration)) {
-        this.log.info({ registryGeneration: message.registryGeneration, workers: live.length }, 'registrations applied by every worker');
+      if (
+        previous?.registryGeneration !== message.registryGeneration &&
+        live.every((a) => a?.registryGeneration === message.registryGeneration)
+      ) {
+        this.log.info(
+          { registryGeneration: message.registryGeneration, workers: live.length },
+          'registrations applied by every worker',
+        );
       }
     }
     if (message.type === 'hookgate:listening') {
@@ -91,7 +102,10 @@ export class WorkerPool {
     this.#listening.delete(worker.id);
     this.#applied.delete(worker.id);
     if (this.#stopping) return;
-    this.log.error({ worker: worker.id, workerPid: worker.process.pid, code, signal }, 'gateway worker exited unexpectedly; starting a replacement');
+    this.log.error(
+      { worker: worker.id, workerPid: worker.process.pid, code, signal },
+      'gateway worker exited unexpectedly; starting a replacement',
+    );
     const now = Date.now();
     this.#crashes.push(now);
     while (this.#crashes.length > 0 && now - this.#crashes[0]! > CRASH_WINDOW_MS) this.#crashes.shift();

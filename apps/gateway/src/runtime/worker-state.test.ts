@@ -25,18 +25,31 @@ describe('WorkerState with registrations', () => {
   async function setup() {
     const tmp: TempDir = await tempDir();
     cleanups.push(tmp.cleanup);
-    const loaded: LoadedConfiguration = await loadTestConfiguration(tmp.dir, { plugins: [{ name: 'static-plugin', target: '127.0.0.1:1' }] }, [
-      validatingConfiguration('static-config', STATIC_HOOK, 'static-plugin'),
-    ]);
+    const loaded: LoadedConfiguration = await loadTestConfiguration(
+      tmp.dir,
+      { plugins: [{ name: 'static-plugin', target: '127.0.0.1:1' }] },
+      [validatingConfiguration('static-config', STATIC_HOOK, 'static-plugin')],
+    );
     // The worker's lease guard reads the wall clock, as the primary's store does in production.
     let clock = Date.now();
     const store = new RegistrationStore({ static: staticSourcesOf(loaded), now: () => clock });
-    const register = (target = 'unix:///run/registered.sock', configuration = validatingConfiguration('registered-config', REGISTERED_HOOK, 'registered')) => {
-      const result = store.register({ plugin: 'registered', target, configurations: [JSON.stringify(configuration)], leaseSeconds: 10 });
+    const register = (
+      target = 'unix:///run/registered.sock',
+      configuration = validatingConfiguration('registered-config', REGISTERED_HOOK, 'registered'),
+    ) => {
+      const result = store.register({
+        plugin: 'registered',
+        target,
+        configurations: [JSON.stringify(configuration)],
+        leaseSeconds: 10,
+      });
       if (!result.ok) throw new Error(result.error.message);
       return store.snapshot();
     };
-    const state = new WorkerState(createLogger({ component: 'test', level: 'silent' }), createGatewayMetrics(createMetricsRegistry()));
+    const state = new WorkerState(
+      createLogger({ component: 'test', level: 'silent' }),
+      createGatewayMetrics(createMetricsRegistry()),
+    );
     cleanups.push(() => state.close());
     return { loaded, store, register, state, advance: (ms: number) => void (clock += ms) };
   }
@@ -71,7 +84,11 @@ describe('WorkerState with registrations', () => {
   });
 
   const reRegistrations = [
-    { name: 'a plugin that moved gets a new client', change: (s: Awaited<ReturnType<typeof setup>>) => s.register('unix:///run/moved.sock'), fresh: true },
+    {
+      name: 'a plugin that moved gets a new client',
+      change: (s: Awaited<ReturnType<typeof setup>>) => s.register('unix:///run/moved.sock'),
+      fresh: true,
+    },
     {
       name: 'a plugin back after its lease ran out gets a new client (a fresh channel, a closed circuit)',
       change: (s: Awaited<ReturnType<typeof setup>>) => {
@@ -81,7 +98,11 @@ describe('WorkerState with registrations', () => {
       },
       fresh: true,
     },
-    { name: 'a renewal keeps the warm client', change: (s: Awaited<ReturnType<typeof setup>>) => s.register(), fresh: false },
+    {
+      name: 'a renewal keeps the warm client',
+      change: (s: Awaited<ReturnType<typeof setup>>) => s.register(),
+      fresh: false,
+    },
   ];
   it.each(reRegistrations)('$name', async ({ change, fresh }) => {
     const s = await setup();
@@ -102,7 +123,10 @@ describe('WorkerState with registrations', () => {
     // A snapshot the store would never produce against this configuration: the registered webhook takes the static name.
     const conflicting: RegistrySnapshot = {
       generation: snapshot.generation + 1,
-      registrations: snapshot.registrations.map((r) => ({ ...r, served: [{ ...r.served[0]!, webhooks: [{ ...r.served[0]!.webhooks[0]!, name: STATIC_HOOK }] }] })),
+      registrations: snapshot.registrations.map((r) => ({
+        ...r,
+        served: [{ ...r.served[0]!, webhooks: [{ ...r.served[0]!.webhooks[0]!, name: STATIC_HOOK }] }],
+      })),
     };
     await expect(state.applyRegistry(conflicting)).rejects.toThrow(`webhook "${STATIC_HOOK}"`);
     expect(state.current()).toBe(served);
@@ -129,10 +153,18 @@ describe('WorkerState with registrations', () => {
     store.sweep();
     await state.applyRegistry(store.snapshot());
     const guarded = state.current().guardPlugins!(inner);
-    const reply = await guarded(buildTestCall(state.current().hooks.validating.find((h) => h.name === REGISTERED_HOOK)!, 0), new AbortController().signal);
+    const reply = await guarded(
+      buildTestCall(
+        state.current().hooks.validating.find((h) => h.name === REGISTERED_HOOK)!,
+        0,
+      ),
+      new AbortController().signal,
+    );
     expect(calls).toHaveLength(1);
     expect(reply).toMatchObject({ ok: false, failure: { kind: 'transport', code: 503 } });
     expect(!reply.ok && reply.failure.message).toContain(`registration lease expired`);
-    expect(!reply.ok && reply.failure.message).toContain(`Registry.Deregister on the gateway registry at ${loaded.gateway.registry.socket}`);
+    expect(!reply.ok && reply.failure.message).toContain(
+      `Registry.Deregister on the gateway registry at ${loaded.gateway.registry.socket}`,
+    );
   });
 });

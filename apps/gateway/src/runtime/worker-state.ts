@@ -102,11 +102,20 @@ export class WorkerState implements GatewayStateSource {
     const gateway = loaded.gateway;
     const registry = this.#registry;
     const merged = mergeHookSources(staticSourcesOf(loaded), registry);
-    if (!merged.ok) throw new Error(`the configuration and the registrations conflict (keeping the previous hooks):\n${merged.error.join('\n')}`);
+    if (!merged.ok)
+      throw new Error(
+        `the configuration and the registrations conflict (keeping the previous hooks):\n${merged.error.join('\n')}`,
+      );
     const namespaces = await this.#namespaceSource(gateway);
     const specs: PluginSpec[] = [
       ...gateway.plugins,
-      ...merged.value.plugins.filter((p) => p.source === 'registered').map((p) => ({ name: p.name, target: p.target, ...(p.registeredAt === undefined ? {} : { registeredAt: p.registeredAt }) })),
+      ...merged.value.plugins
+        .filter((p) => p.source === 'registered')
+        .map((p) => ({
+          name: p.name,
+          target: p.target,
+          ...(p.registeredAt === undefined ? {} : { registeredAt: p.registeredAt }),
+        })),
     ];
     const plugins = this.#plugins.sync(specs);
     if (this.#guardSocket !== gateway.registry.socket) {
@@ -121,7 +130,10 @@ export class WorkerState implements GatewayStateSource {
       hooks: merged.value.hooks,
       plugins,
       namespaces: namespaces.lookup,
-      budget: { minMarginMs: gateway.timeouts.safetyMarginMs, defaultTimeoutMs: gateway.timeouts.defaultRequestTimeoutSeconds * 1000 },
+      budget: {
+        minMarginMs: gateway.timeouts.safetyMarginMs,
+        defaultTimeoutMs: gateway.timeouts.defaultRequestTimeoutSeconds * 1000,
+      },
       annotations: { includePatchAnnotations: gateway.audit.patchAnnotations },
       guardPlugins: this.#guard,
     };
@@ -129,10 +141,14 @@ export class WorkerState implements GatewayStateSource {
 
   /** Static labels are rebuilt on every change; an informer is kept while the kubernetes section is unchanged. */
   async #namespaceSource(gateway: GatewayConfiguration): Promise<NamespaceSource> {
-    const key = gateway.kubernetes.mode === 'none' ? JSON.stringify(gateway.namespaces) : JSON.stringify(gateway.kubernetes);
+    const key =
+      gateway.kubernetes.mode === 'none' ? JSON.stringify(gateway.namespaces) : JSON.stringify(gateway.kubernetes);
     if (this.#namespaces?.key === key) return this.#namespaces.source;
     const previous = this.#namespaces?.source;
-    const source = gateway.kubernetes.mode === 'none' ? staticNamespaces(gateway.namespaces) : await this.#informer(gateway.kubernetes);
+    const source =
+      gateway.kubernetes.mode === 'none'
+        ? staticNamespaces(gateway.namespaces)
+        : await this.#informer(gateway.kubernetes);
     this.#namespaces = { key, source };
     void previous?.close();
     return source;
@@ -141,7 +157,10 @@ export class WorkerState implements GatewayStateSource {
   /** @kubernetes/client-node costs a second to load: only when an apiserver is configured. */
   async #informer(kubernetes: GatewayConfiguration['kubernetes']): Promise<NamespaceSource> {
     const { informerNamespaces, loadKubeConfig } = await import('../namespaces/index.js');
-    const access = kubernetes.mode === 'inCluster' ? { mode: 'inCluster' as const } : { mode: 'kubeconfig' as const, ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
+    const access =
+      kubernetes.mode === 'inCluster'
+        ? { mode: 'inCluster' as const }
+        : { mode: 'kubeconfig' as const, ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
     return informerNamespaces(loadKubeConfig(access), {
       log: this.log,
       onLookup: (source, result) => this.metrics.namespaceLookups.inc({ source, result }),

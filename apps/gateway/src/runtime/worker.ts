@@ -8,7 +8,13 @@ import cluster from 'node:cluster';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { LoadedConfiguration } from '@hookgate/config';
-import { createGatewayMetrics, createLogger, createMetricsRegistry, exposeWorkerMetrics, type Logger } from '@hookgate/observability';
+import {
+  createGatewayMetrics,
+  createLogger,
+  createMetricsRegistry,
+  exposeWorkerMetrics,
+  type Logger,
+} from '@hookgate/observability';
 import { createBridgeInvoker } from '../bridge/bridge-invoker.js';
 import { buildGateway } from '../server/build-gateway.js';
 import { loggingSideEffectSink } from '../server/side-effects.js';
@@ -22,7 +28,11 @@ import { WorkerState } from './worker-state.js';
 export async function runWorker(options: ServeOptions): Promise<void> {
   // Reloads are the primary's job; a SIGHUP sent to the whole process group must not kill a worker.
   process.on('SIGHUP', () => undefined);
-  const log = createLogger({ component: 'gateway', level: options.logLevel ?? 'info', base: { worker: cluster.worker?.id ?? 0 } });
+  const log = createLogger({
+    component: 'gateway',
+    level: options.logLevel ?? 'info',
+    base: { worker: cluster.worker?.id ?? 0 },
+  });
   const registry = createMetricsRegistry({ collectDefault: true });
   const metrics = createGatewayMetrics(registry);
   keepWorkerMetrics(registry, metrics);
@@ -69,7 +79,12 @@ export async function runWorker(options: ServeOptions): Promise<void> {
           tokens = await readBearerTokens(message.configuration.gateway.admission.bearerTokenFile);
           sendApplied(state);
         } catch (error) {
-          send({ type: 'hookgate:apply-failed', generation: message.generation, registryGeneration: message.registry.generation, error: (error as Error).message });
+          send({
+            type: 'hookgate:apply-failed',
+            generation: message.generation,
+            registryGeneration: message.registry.generation,
+            error: (error as Error).message,
+          });
         }
       })();
     }
@@ -78,7 +93,12 @@ export async function runWorker(options: ServeOptions): Promise<void> {
         (rebuilt) => rebuilt && sendApplied(state),
         (error: unknown) => {
           const generation = state.current().generation;
-          send({ type: 'hookgate:apply-failed', generation, registryGeneration: message.registry.generation, error: (error as Error).message });
+          send({
+            type: 'hookgate:apply-failed',
+            generation,
+            registryGeneration: message.registry.generation,
+            error: (error as Error).message,
+          });
         },
       );
     }
@@ -97,7 +117,11 @@ function sendApplied(state: WorkerState): void {
   send({ type: 'hookgate:applied', generation, registryGeneration });
 }
 
-async function openTls(loaded: LoadedConfiguration, log: Logger, metrics: ReturnType<typeof createGatewayMetrics>): Promise<TlsMaterialSource> {
+async function openTls(
+  loaded: LoadedConfiguration,
+  log: Logger,
+  metrics: ReturnType<typeof createGatewayMetrics>,
+): Promise<TlsMaterialSource> {
   const { tls } = loaded.gateway.admission;
   const source = await openTlsMaterial({
     stateDir: loaded.gateway.stateDir,

@@ -25,13 +25,19 @@ import type { AdmissionBody } from './json-body.js';
 import { recordOutcome, recordRequest } from './outcome-metrics.js';
 import { summarizeRequest } from './request-summary.js';
 
-const RUN: Record<Phase, (set: Parameters<typeof runMutating>[0], r: AdmissionRequest, env: ChainEnv) => Promise<ChainOutcome>> = {
+const RUN: Record<
+  Phase,
+  (set: Parameters<typeof runMutating>[0], r: AdmissionRequest, env: ChainEnv) => Promise<ChainOutcome>
+> = {
   mutating: runMutating,
   validating: runValidating,
 };
 
 export function admissionHandler(phase: Phase, ctx: GatewayContext) {
-  return async (request: FastifyRequest<{ Body: AdmissionBody; Querystring: { timeout?: string } }>, reply: FastifyReply): Promise<AdmissionReview> => {
+  return async (
+    request: FastifyRequest<{ Body: AdmissionBody; Querystring: { timeout?: string } }>,
+    reply: FastifyReply,
+  ): Promise<AdmissionReview> => {
     const started = ctx.now();
     const review = decodeReview(request.body?.value);
     if (!review.ok) throw badRequest(`invalid AdmissionReview: ${review.error.message}`);
@@ -43,16 +49,32 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext) {
       return encodeReview(version, admission.uid, { allowed: true });
     }
     const budget = computeRequestBudget(started, request.query.timeout, state.budget);
-    if (budget.problem !== undefined) request.log.warn({ uid: admission.uid, problem: budget.problem }, 'ignoring an unusable ?timeout= parameter');
-    const direct = pluginInvoker(state.plugins, { now: ctx.now, received: { bytes: request.body.bytes, form: 'review', request: admission } });
+    if (budget.problem !== undefined)
+      request.log.warn({ uid: admission.uid, problem: budget.problem }, 'ignoring an unusable ?timeout= parameter');
+    const direct = pluginInvoker(state.plugins, {
+      now: ctx.now,
+      received: { bytes: request.body.bytes, form: 'review', request: admission },
+    });
     const plugin = state.guardPlugins === undefined ? direct : state.guardPlugins(direct);
-    const env: ChainEnv = { invoke: routeByTarget({ plugin, bridge: ctx.bridge }), namespaces: state.namespaces, now: ctx.now, newUid: ctx.newUid, deadline: budget.deadline, apiserverDeadline: budget.apiserverDeadline, signal: abortOnHangUp(reply) };
+    const env: ChainEnv = {
+      invoke: routeByTarget({ plugin, bridge: ctx.bridge }),
+      namespaces: state.namespaces,
+      now: ctx.now,
+      newUid: ctx.newUid,
+      deadline: budget.deadline,
+      apiserverDeadline: budget.apiserverDeadline,
+      signal: abortOnHangUp(reply),
+    };
     const outcome = await RUN[phase](state.hooks, admission, env);
     const elapsed = ctx.now() - started;
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
     logDecision(request.log, summary, outcome, elapsed);
-    if (outcome.sideEffects.length > 0) ctx.sideEffects.record(outcome.sideEffects, { ...summary, allowed: outcome.allowed });
-    return encodeReview(version, admission.uid, { ...outcome, auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations) });
+    if (outcome.sideEffects.length > 0)
+      ctx.sideEffects.record(outcome.sideEffects, { ...summary, allowed: outcome.allowed });
+    return encodeReview(version, admission.uid, {
+      ...outcome,
+      auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations),
+    });
   };
 }
 

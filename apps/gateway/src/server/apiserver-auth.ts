@@ -23,12 +23,24 @@ export function registerApiserverAuth(app: FastifyInstance, options: ApiserverAu
     const token = bearerToken(request.headers.authorization);
     if (token !== undefined && options.bearerTokens().some((t) => safeEqual(t, token))) return;
     request.log.warn(
-      { remoteAddress: request.ip, method: request.method, url: request.url, presented: token === undefined ? 'nothing' : 'unknown bearer token' },
+      {
+        remoteAddress: request.ip,
+        method: request.method,
+        url: request.url,
+        presented: token === undefined ? 'nothing' : 'unknown bearer token',
+      },
       'unauthenticated admission request refused: the apiserver must present a client certificate from the client CA or a configured bearer token',
     );
     return reply
       .code(401)
-      .send(failureStatus(401, 'Unauthorized', 'authentication required: present a client certificate or a bearer token', 'HG_ERR_GATEWAY_UNAUTHENTICATED'));
+      .send(
+        failureStatus(
+          401,
+          'Unauthorized',
+          'authentication required: present a client certificate or a bearer token',
+          'HG_ERR_GATEWAY_UNAUTHENTICATED',
+        ),
+      );
   });
 }
 

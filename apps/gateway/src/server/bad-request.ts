@@ -9,7 +9,16 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 
 /** A metav1.Status failure; Hookgate's own error code travels as the cause's reason. */
 export function failureStatus(code: number, reason: string, message: string, hookgateCode: string) {
-  return { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason, code, details: { causes: [{ reason: hookgateCode, message }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Status',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+    details: { causes: [{ reason: hookgateCode, message }] },
+  };
 }
 
 export interface BadRequestError extends Error {
@@ -42,9 +51,23 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const path = (request.url.split('?')[0] ?? '').slice(0, 200);
     const served = 'the gateway serves POST /mutate and POST /validate';
     if (ADMISSION_PATHS.has(path)) {
-      return reply.code(405).header('allow', 'POST').send(failureStatus(405, 'MethodNotAllowed', `${request.method} ${path} is not allowed: ${served}`, 'HG_ERR_GATEWAY_METHOD'));
+      return reply
+        .code(405)
+        .header('allow', 'POST')
+        .send(
+          failureStatus(
+            405,
+            'MethodNotAllowed',
+            `${request.method} ${path} is not allowed: ${served}`,
+            'HG_ERR_GATEWAY_METHOD',
+          ),
+        );
     }
-    return reply.code(404).send(failureStatus(404, 'NotFound', `no endpoint ${JSON.stringify(path)}: ${served}`, 'HG_ERR_GATEWAY_NOT_FOUND'));
+    return reply
+      .code(404)
+      .send(
+        failureStatus(404, 'NotFound', `no endpoint ${JSON.stringify(path)}: ${served}`, 'HG_ERR_GATEWAY_NOT_FOUND'),
+      );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const reword = error.code === undefined ? undefined : CLIENT_ERRORS[error.code];
@@ -54,10 +77,21 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(400).send(failureStatus(400, 'BadRequest', message, 'HG_ERR_GATEWAY_BAD_REQUEST'));
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send(failureStatus(error.statusCode, 'BadRequest', error.message, error.code ?? 'HG_ERR_GATEWAY_CLIENT'));
+      return reply
+        .code(error.statusCode)
+        .send(failureStatus(error.statusCode, 'BadRequest', error.message, error.code ?? 'HG_ERR_GATEWAY_CLIENT'));
     }
     request.log.error({ err: error }, 'internal error while handling an admission request');
-    return reply.code(500).send(failureStatus(500, 'InternalError', 'internal error in hookgate; see the gateway log', 'HG_ERR_GATEWAY_INTERNAL'));
+    return reply
+      .code(500)
+      .send(
+        failureStatus(
+          500,
+          'InternalError',
+          'internal error in hookgate; see the gateway log',
+          'HG_ERR_GATEWAY_INTERNAL',
+        ),
+      );
   });
 }
 
@@ -75,7 +109,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
         : [400, 'BadRequest', 'Bad Request', 'the request is not valid HTTP/1.1'];
   const body = JSON.stringify(failureStatus(code, reason, message, 'HG_ERR_GATEWAY_CLIENT'));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${code} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${code} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

@@ -11,7 +11,11 @@ import { startTestGateway, type TestGateway } from '../testing/gateway-harness.j
 
 const POD_RULE = { operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] };
 
-function webhookConfig(kind: 'Mutating' | 'Validating', name: string, hooks: { name: string; url: string; failurePolicy?: string; timeoutSeconds?: number }[]) {
+function webhookConfig(
+  kind: 'Mutating' | 'Validating',
+  name: string,
+  hooks: { name: string; url: string; failurePolicy?: string; timeoutSeconds?: number }[],
+) {
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: `${kind}WebhookConfiguration`,
@@ -29,10 +33,14 @@ function webhookConfig(kind: 'Mutating' | 'Validating', name: string, hooks: { n
 }
 
 function review(apiVersion = 'admission.k8s.io/v1', overrides: Partial<AdmissionRequest> = {}) {
-  return admissionReviewOf(podAdmissionRequest({ uid: 'e911857d-c318-11e8-bbad-025000000001', ...overrides }), apiVersion);
+  return admissionReviewOf(
+    podAdmissionRequest({ uid: 'e911857d-c318-11e8-bbad-025000000001', ...overrides }),
+    apiVersion,
+  );
 }
 
-const decode = (patch: string | undefined) => (patch ? JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) : undefined);
+const decode = (patch: string | undefined) =>
+  patch ? JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) : undefined;
 
 describe('buildGateway', () => {
   let webhook: LoopbackWebhook;
@@ -93,7 +101,11 @@ describe('buildGateway', () => {
   });
 
   it('answers in the version received (v1beta1)', async () => {
-    const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload: review('admission.k8s.io/v1beta1') });
+    const res = await gateway.app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: review('admission.k8s.io/v1beta1'),
+    });
     expect(res.json().apiVersion).toBe('admission.k8s.io/v1beta1');
   });
 
@@ -102,40 +114,110 @@ describe('buildGateway', () => {
     const res = await gateway.app.inject({
       method: 'POST',
       url: '/validate',
-      payload: review('admission.k8s.io/v1', { kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' } }),
+      payload: review('admission.k8s.io/v1', {
+        kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      }),
     });
     expect(res.json().response).toEqual({ uid: 'e911857d-c318-11e8-bbad-025000000001', allowed: true });
     expect(webhook.calls.length).toBe(before);
   });
 
   const badRequests = [
-    { name: 'malformed JSON', payload: '{"apiVersion": "admission.k8s.io/v1", ', contentType: 'application/json', message: /request body is not valid JSON/ },
+    {
+      name: 'malformed JSON',
+      payload: '{"apiVersion": "admission.k8s.io/v1", ',
+      contentType: 'application/json',
+      message: /request body is not valid JSON/,
+    },
     { name: 'empty body', payload: '', contentType: 'application/json', message: /request body is empty/ },
-    { name: 'unknown review version', payload: JSON.stringify(review('admission.k8s.io/v2')), contentType: 'application/json', message: /apiVersion: unsupported "admission.k8s.io\/v2"/ },
-    { name: 'missing uid', payload: JSON.stringify(review('admission.k8s.io/v1', { uid: '' })), contentType: 'application/json', message: /request.uid: is required/ },
-    { name: 'missing request', payload: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), contentType: 'application/json', message: /request: is missing/ },
+    {
+      name: 'unknown review version',
+      payload: JSON.stringify(review('admission.k8s.io/v2')),
+      contentType: 'application/json',
+      message: /apiVersion: unsupported "admission.k8s.io\/v2"/,
+    },
+    {
+      name: 'missing uid',
+      payload: JSON.stringify(review('admission.k8s.io/v1', { uid: '' })),
+      contentType: 'application/json',
+      message: /request.uid: is required/,
+    },
+    {
+      name: 'missing request',
+      payload: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }),
+      contentType: 'application/json',
+      message: /request: is missing/,
+    },
     { name: 'a JSON array', payload: '[]', contentType: 'application/json', message: /must be a JSON object/ },
-    { name: 'wrong content type', payload: JSON.stringify(review()), contentType: 'text/plain', message: /unsupported content type/ },
-    { name: 'a charset other than UTF-8', payload: JSON.stringify(review()), contentType: 'application/json; charset=latin1', message: /unsupported charset "latin1": send the AdmissionReview as UTF-8 JSON/ },
-    { name: 'oversized body', payload: JSON.stringify(review('admission.k8s.io/v1', { object: { data: 'x'.repeat(9 * 1024 * 1024) } })), contentType: 'application/json', message: /larger than the configured limit/ },
+    {
+      name: 'wrong content type',
+      payload: JSON.stringify(review()),
+      contentType: 'text/plain',
+      message: /unsupported content type/,
+    },
+    {
+      name: 'a charset other than UTF-8',
+      payload: JSON.stringify(review()),
+      contentType: 'application/json; charset=latin1',
+      message: /unsupported charset "latin1": send the AdmissionReview as UTF-8 JSON/,
+    },
+    {
+      name: 'oversized body',
+      payload: JSON.stringify(review('admission.k8s.io/v1', { object: { data: 'x'.repeat(9 * 1024 * 1024) } })),
+      contentType: 'application/json',
+      message: /larger than the configured limit/,
+    },
   ];
   it.each(badRequests)('answers 400 for $name', async ({ payload, contentType, message }) => {
-    const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload, headers: { 'content-type': contentType } });
+    const res = await gateway.app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload,
+      headers: { 'content-type': contentType },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(message);
     // A metav1.Status, so that the apiserver shows this message rather than a generic one (§15).
-    expect(res.json()).toMatchObject({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, details: { causes: [{ reason: 'HG_ERR_GATEWAY_BAD_REQUEST' }] } });
+    expect(res.json()).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'BadRequest',
+      code: 400,
+      details: { causes: [{ reason: 'HG_ERR_GATEWAY_BAD_REQUEST' }] },
+    });
   });
 
   it('accepts an explicit UTF-8 charset', async () => {
-    const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload: JSON.stringify(review()), headers: { 'content-type': 'application/json; charset=UTF-8' } });
+    const res = await gateway.app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: JSON.stringify(review()),
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it.each([
-    { method: 'GET' as const, url: '/mutate', code: 405, message: 'GET /mutate is not allowed: the gateway serves POST /mutate and POST /validate' },
-    { method: 'PUT' as const, url: '/validate?timeout=10s', code: 405, message: 'PUT /validate is not allowed: the gateway serves POST /mutate and POST /validate' },
-    { method: 'POST' as const, url: '/admit', code: 404, message: 'no endpoint "/admit": the gateway serves POST /mutate and POST /validate' },
+    {
+      method: 'GET' as const,
+      url: '/mutate',
+      code: 405,
+      message: 'GET /mutate is not allowed: the gateway serves POST /mutate and POST /validate',
+    },
+    {
+      method: 'PUT' as const,
+      url: '/validate?timeout=10s',
+      code: 405,
+      message: 'PUT /validate is not allowed: the gateway serves POST /mutate and POST /validate',
+    },
+    {
+      method: 'POST' as const,
+      url: '/admit',
+      code: 404,
+      message: 'no endpoint "/admit": the gateway serves POST /mutate and POST /validate',
+    },
   ])('answers $code with a Status for $method $url', async ({ method, url, code, message }) => {
     const res = await gateway.app.inject({ method, url });
     expect(res.statusCode).toBe(code);
@@ -143,8 +225,14 @@ describe('buildGateway', () => {
   });
 
   it('names a JSON syntax error without quoting the body (it may be a Secret)', async () => {
-    const secret = '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"object":{"kind":"Secret","data":{"password":UzNjcjN0VjRsdWU=}}}}';
-    const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload: secret, headers: { 'content-type': 'application/json' } });
+    const secret =
+      '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"object":{"kind":"Secret","data":{"password":UzNjcjN0VjRsdWU=}}}}';
+    const res = await gateway.app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: secret,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('request body is not valid JSON: invalid character looking for beginning of value');
     expect(JSON.stringify(gateway.logs)).not.toContain('UzNj');
@@ -153,7 +241,15 @@ describe('buildGateway', () => {
   it('logs the decision trace at debug level without object contents', async () => {
     await gateway.app.inject({ method: 'POST', url: '/mutate', payload: review() });
     const line = gateway.logs.findLast((l) => l['msg'] === 'admission decision');
-    expect(line).toMatchObject({ phase: 'mutating', operation: 'CREATE', resource: 'v1/pods', namespace: 'default', name: 'web', allowed: true, mutated: true });
+    expect(line).toMatchObject({
+      phase: 'mutating',
+      operation: 'CREATE',
+      resource: 'v1/pods',
+      namespace: 'default',
+      name: 'web',
+      allowed: true,
+      mutated: true,
+    });
     const trace = (line?.['trace'] as Record<string, unknown>[]).map(({ ms: _ms, ...rest }) => rest);
     expect(trace).toEqual([
       { hook: 'add-label.example.com', round: 0, outcome: 'allowed', mutated: true, code: 200 },
@@ -166,8 +262,12 @@ describe('buildGateway', () => {
 
   it('records per-hook and per-request metrics', async () => {
     const text = await gateway.registry.metrics();
-    expect(text).toMatch(/hookgate_webhook_requests_total\{name="add-label.example.com",phase="mutating",operation="CREATE",code="200",rejected="false"\} \d+/);
-    expect(text).toMatch(/hookgate_admission_requests_total\{phase="validating",operation="CREATE",outcome="allowed"\} \d+/);
+    expect(text).toMatch(
+      /hookgate_webhook_requests_total\{name="add-label.example.com",phase="mutating",operation="CREATE",code="200",rejected="false"\} \d+/,
+    );
+    expect(text).toMatch(
+      /hookgate_admission_requests_total\{phase="validating",operation="CREATE",outcome="allowed"\} \d+/,
+    );
   });
 });
 
@@ -189,7 +289,10 @@ describe('buildGateway failure handling', () => {
     {
       name: 'a denial names the hook',
       hook: { name: 'deny.example.com', behaviour: 'disallowReason' },
-      expected: { allowed: false, status: { code: 403, message: 'admission webhook "deny.example.com" denied the request: you shall not pass' } },
+      expected: {
+        allowed: false,
+        status: { code: 403, message: 'admission webhook "deny.example.com" denied the request: you shall not pass' },
+      },
     },
     {
       name: 'a wrong uid fails closed under Fail',
@@ -203,26 +306,44 @@ describe('buildGateway failure handling', () => {
     },
   ];
   it.each(cases)('$name', async ({ hook, expected }) => {
-    gateway.swap([webhookConfig('Validating', 'v', [{ name: hook.name, url: url(hook.behaviour), ...(hook.failurePolicy ? { failurePolicy: hook.failurePolicy } : {}) }])]);
+    gateway.swap([
+      webhookConfig('Validating', 'v', [
+        {
+          name: hook.name,
+          url: url(hook.behaviour),
+          ...(hook.failurePolicy ? { failurePolicy: hook.failurePolicy } : {}),
+        },
+      ]),
+    ]);
     const res = await gateway.app.inject({ method: 'POST', url: '/validate', payload: review() });
     expect(res.json().response).toMatchObject(expected);
   });
 
   it('fails a hanging hook by its own policy before the apiserver timeout', async () => {
-    gateway.swap([webhookConfig('Validating', 'v', [{ name: 'hang.example.com', url: url('timeout'), timeoutSeconds: 30 }])]);
+    gateway.swap([
+      webhookConfig('Validating', 'v', [{ name: 'hang.example.com', url: url('timeout'), timeoutSeconds: 30 }]),
+    ]);
     const res = await gateway.app.inject({ method: 'POST', url: '/validate?timeout=1s', payload: review() });
     const status = res.json().response.status;
     expect(status.code).toBe(500);
-    expect(status.message).toBe(`Internal error occurred: failed calling webhook "hang.example.com": failed to call webhook: Post "${url('timeout')}?timeout=1s": context deadline exceeded`);
+    expect(status.message).toBe(
+      `Internal error occurred: failed calling webhook "hang.example.com": failed to call webhook: Post "${url('timeout')}?timeout=1s": context deadline exceeded`,
+    );
   });
 
   it('keeps the hook set a request started with across a reload', async () => {
-    gateway.swap([webhookConfig('Validating', 'v', [{ name: 'slow.example.com', url: url('timeout'), timeoutSeconds: 1, failurePolicy: 'Ignore' }])]);
+    gateway.swap([
+      webhookConfig('Validating', 'v', [
+        { name: 'slow.example.com', url: url('timeout'), timeoutSeconds: 1, failurePolicy: 'Ignore' },
+      ]),
+    ]);
     const pending = gateway.app.inject({ method: 'POST', url: '/validate', payload: review() });
     await new Promise((r) => setTimeout(r, 100));
     gateway.swap([webhookConfig('Validating', 'v', [{ name: 'deny.example.com', url: url('disallow') }])]);
     expect((await pending).json().response.allowed).toBe(true);
-    expect((await gateway.app.inject({ method: 'POST', url: '/validate', payload: review() })).json().response.allowed).toBe(false);
+    expect(
+      (await gateway.app.inject({ method: 'POST', url: '/validate', payload: review() })).json().response.allowed,
+    ).toBe(false);
   });
 });
 
@@ -266,7 +387,9 @@ describe('buildGateway slow and silent clients', () => {
     });
 
   it('frees the connection when a body stops arriving', async () => {
-    const { answer } = await send('POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"apiVersion":');
+    const { answer } = await send(
+      'POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"apiVersion":',
+    );
     // Closed by the idle timeout (or answered 408 by the request timeout, which Node checks periodically).
     expect(answer === '' || answer.startsWith('HTTP/1.1 408 ')).toBe(true);
   });

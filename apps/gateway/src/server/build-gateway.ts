@@ -114,7 +114,10 @@ function watchCertificates(app: FastifyInstance, tls: TlsMaterialSource): void {
   const stop = tls.onChange((m) => {
     const server = app.server as unknown as { setSecureContext?: (o: object) => void };
     server.setSecureContext?.(secureContextOptions(m));
-    app.log.info({ notAfter: m.notAfter.toISOString(), origin: m.origin }, 'admission listener now serves the renewed certificate');
+    app.log.info(
+      { notAfter: m.notAfter.toISOString(), origin: m.origin },
+      'admission listener now serves the renewed certificate',
+    );
   });
   app.addHook('onClose', async () => {
     stop();

@@ -11,5 +11,7 @@ export interface TransportInvokers {
 
 export function routeByTarget(transports: TransportInvokers): HookInvoker {
   return ((call, signal) =>
-    call.hook.target.kind === 'plugin' ? transports.plugin(call, signal) : transports.bridge(call, signal)) satisfies HookInvoker;
+    call.hook.target.kind === 'plugin'
+      ? transports.plugin(call, signal)
+      : transports.bridge(call, signal)) satisfies HookInvoker;
 }

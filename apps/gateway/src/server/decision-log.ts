@@ -7,7 +7,12 @@ import type { ChainOutcome, TraceEvent } from '@hookgate/admission';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestSummary } from './request-summary.js';
 
-export function logDecision(log: FastifyBaseLogger, summary: RequestSummary, outcome: ChainOutcome, durationMs: number): void {
+export function logDecision(
+  log: FastifyBaseLogger,
+  summary: RequestSummary,
+  outcome: ChainOutcome,
+  durationMs: number,
+): void {
   for (const event of outcome.trace) logHookProblem(log, summary, event);
   // Building the trace costs allocations: only when someone reads debug lines.
   if (log.level !== 'debug' && log.level !== 'trace') return;
@@ -47,22 +52,46 @@ function describeEvent(event: TraceEvent): Record<string, unknown> {
 
 function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
   // Most events are fine calls: nothing to log, nothing to allocate.
-  if (event.type === 'skip' || event.type === 'conditions' || (event.type === 'call' && (event.outcome === 'allowed' || event.outcome === 'denied'))) return;
-  const where = { uid: summary.uid, phase: summary.phase, operation: summary.operation, resource: summary.resource, namespace: summary.namespace, name: summary.name };
+  if (
+    event.type === 'skip' ||
+    event.type === 'conditions' ||
+    (event.type === 'call' && (event.outcome === 'allowed' || event.outcome === 'denied'))
+  )
+    return;
+  const where = {
+    uid: summary.uid,
+    phase: summary.phase,
+    operation: summary.operation,
+    resource: summary.resource,
+    namespace: summary.namespace,
+    name: summary.name,
+  };
   if (event.type === 'reject') {
-    log.warn({ hook: event.hook, ...where, reason: event.reason, code: event.code }, 'request rejected before the hook was called');
+    log.warn(
+      { hook: event.hook, ...where, reason: event.reason, code: event.code },
+      'request rejected before the hook was called',
+    );
     return;
   }
   if (event.type !== 'call') return;
   switch (event.outcome) {
     case 'failed-open':
-      log.warn({ hook: event.hook, ...where, failure: event.failure?.kind, error: event.failure?.message }, 'hook call failed; ignored (failurePolicy Ignore)');
+      log.warn(
+        { hook: event.hook, ...where, failure: event.failure?.kind, error: event.failure?.message },
+        'hook call failed; ignored (failurePolicy Ignore)',
+      );
       return;
     case 'failed-closed':
-      log.error({ hook: event.hook, ...where, failure: event.failure?.kind, error: event.failure?.message }, 'hook call failed; request rejected (failurePolicy Fail)');
+      log.error(
+        { hook: event.hook, ...where, failure: event.failure?.kind, error: event.failure?.message },
+        'hook call failed; request rejected (failurePolicy Fail)',
+      );
       return;
     case 'patch-error':
-      log.error({ hook: event.hook, ...where, error: event.failure?.message }, 'hook patch could not be applied; request rejected: fix the hook');
+      log.error(
+        { hook: event.hook, ...where, error: event.failure?.message },
+        'hook patch could not be applied; request rejected: fix the hook',
+      );
       return;
     default:
       return;

@@ -2,7 +2,13 @@
  * What one admission request reads, once, when it starts: the compiled hooks, plugin clients and
  * namespace source of one configuration generation. A reload swaps the whole snapshot; in-flight requests keep theirs.
  */
-import type { EncodeAnnotationsOptions, HookInvoker, HookSet, NamespaceLookup, RequestBudgetOptions } from '@hookgate/admission';
+import type {
+  EncodeAnnotationsOptions,
+  HookInvoker,
+  HookSet,
+  NamespaceLookup,
+  RequestBudgetOptions,
+} from '@hookgate/admission';
 import type { PluginClients } from '../grpc/index.js';
 
 export interface GatewayState {

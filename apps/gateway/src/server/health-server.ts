@@ -25,7 +25,10 @@ export function buildHealthServer(options: HealthServerOptions): FastifyInstance
       const text = await options.metrics.collect();
       return reply.type(options.metrics.contentType).send(text);
     } catch (error) {
-      return reply.code(500).type('text/plain').send(`metrics unavailable: ${(error as Error).message}`);
+      return reply
+        .code(500)
+        .type('text/plain')
+        .send(`metrics unavailable: ${(error as Error).message}`);
     }
   });
   return app;

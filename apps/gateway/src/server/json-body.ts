@@ -18,7 +18,12 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const charset = charsetOf(request.headers['content-type']);
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      done(badRequest(`unsupported charset ${JSON.stringify(charset.slice(0, 40))}: send the AdmissionReview as UTF-8 JSON`), undefined);
+      done(
+        badRequest(
+          `unsupported charset ${JSON.stringify(charset.slice(0, 40))}: send the AdmissionReview as UTF-8 JSON`,
+        ),
+        undefined,
+      );
       return;
     }
     const bytes = body as Buffer;

@@ -4,9 +4,28 @@ import { createGatewayMetrics, createMetricsRegistry } from '@hookgate/observabi
 import { recordOutcome } from './outcome-metrics.js';
 import type { RequestSummary } from './request-summary.js';
 
-const summary: RequestSummary = { uid: 'u', phase: 'validating', operation: 'CREATE', resource: 'v1/pods', kind: 'Pod', namespace: 'ns', name: 'n', dryRun: false };
-const outcomeOf = (trace: TraceEvent[], allowed = true): ChainOutcome => ({ allowed, warnings: [], auditAnnotations: {}, sideEffects: [], trace });
-const call = (outcome: Extract<TraceEvent, { type: 'call' }>['outcome'], code: number, failureKind?: 'timeout' | 'transport'): TraceEvent => ({
+const summary: RequestSummary = {
+  uid: 'u',
+  phase: 'validating',
+  operation: 'CREATE',
+  resource: 'v1/pods',
+  kind: 'Pod',
+  namespace: 'ns',
+  name: 'n',
+  dryRun: false,
+};
+const outcomeOf = (trace: TraceEvent[], allowed = true): ChainOutcome => ({
+  allowed,
+  warnings: [],
+  auditAnnotations: {},
+  sideEffects: [],
+  trace,
+});
+const call = (
+  outcome: Extract<TraceEvent, { type: 'call' }>['outcome'],
+  code: number,
+  failureKind?: 'timeout' | 'transport',
+): TraceEvent => ({
   type: 'call',
   hook: 'h.example.com',
   round: 0,
@@ -19,7 +38,13 @@ const call = (outcome: Extract<TraceEvent, { type: 'call' }>['outcome'], code: n
 
 describe('recordOutcome', () => {
   const cases = [
-    { name: 'an allowed call', event: call('allowed', 200), lines: ['hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="200",rejected="false"} 1'] },
+    {
+      name: 'an allowed call',
+      event: call('allowed', 200),
+      lines: [
+        'hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="200",rejected="false"} 1',
+      ],
+    },
     {
       name: 'a denial',
       event: call('denied', 403),
@@ -56,12 +81,16 @@ describe('recordOutcome', () => {
     {
       name: 'a false match condition',
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchCondition:only-pods' } as TraceEvent,
-      lines: ['hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1'],
+      lines: [
+        'hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1',
+      ],
     },
     {
       name: 'a hook skipped because its conditions errored under Ignore',
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchConditions:ignored-errors' } as TraceEvent,
-      lines: ['hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1'],
+      lines: [
+        'hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1',
+      ],
     },
   ];
   it.each(cases)('$name', async ({ event, lines }) => {
@@ -69,6 +98,8 @@ describe('recordOutcome', () => {
     recordOutcome(createGatewayMetrics(registry), summary, outcomeOf([event]), 0.01);
     const text = await registry.metrics();
     for (const line of lines) expect(text).toContain(line);
-    expect(text).toContain('hookgate_admission_requests_total{phase="validating",operation="CREATE",outcome="allowed"} 1');
+    expect(text).toContain(
+      'hookgate_admission_requests_total{phase="validating",operation="CREATE",outcome="allowed"} 1',
+    );
   });
 });

@@ -9,7 +9,12 @@ import type { RequestSummary } from './request-summary.js';
 
 export type RequestOutcomeLabel = 'allowed' | 'denied' | 'error';
 
-export function recordRequest(metrics: GatewayMetrics, summary: Pick<RequestSummary, 'phase' | 'operation'>, outcome: RequestOutcomeLabel, seconds: number): void {
+export function recordRequest(
+  metrics: GatewayMetrics,
+  summary: Pick<RequestSummary, 'phase' | 'operation'>,
+  outcome: RequestOutcomeLabel,
+  seconds: number,
+): void {
   const series = requestSeries(metrics, summary.phase, summary.operation, outcome);
   series.count.inc();
   series.duration.observe(seconds);
@@ -39,7 +44,12 @@ function cacheOf<T>(caches: WeakMap<GatewayMetrics, Map<string, T>>, metrics: Ga
   return cache;
 }
 
-function requestSeries(metrics: GatewayMetrics, phase: string, operation: string, outcome: RequestOutcomeLabel): RequestSeries {
+function requestSeries(
+  metrics: GatewayMetrics,
+  phase: string,
+  operation: string,
+  outcome: RequestOutcomeLabel,
+): RequestSeries {
   const cache = cacheOf(requestSeriesCache, metrics);
   const key = `${phase}\u0000${operation}\u0000${outcome}`;
   let series = cache.get(key);
@@ -51,7 +61,14 @@ function requestSeries(metrics: GatewayMetrics, phase: string, operation: string
   return series;
 }
 
-function callSeries(metrics: GatewayMetrics, name: string, phase: string, operation: string, code: string, rejected: boolean): CallSeries {
+function callSeries(
+  metrics: GatewayMetrics,
+  name: string,
+  phase: string,
+  operation: string,
+  code: string,
+  rejected: boolean,
+): CallSeries {
   const cache = cacheOf(callSeriesCache, metrics);
   const key = `${name}\u0000${phase}\u0000${operation}\u0000${code}\u0000${rejected ? 1 : 0}`;
   let series = cache.get(key);
@@ -67,7 +84,12 @@ function callSeries(metrics: GatewayMetrics, name: string, phase: string, operat
   return series;
 }
 
-export function recordOutcome(metrics: GatewayMetrics, summary: RequestSummary, outcome: ChainOutcome, seconds: number): void {
+export function recordOutcome(
+  metrics: GatewayMetrics,
+  summary: RequestSummary,
+  outcome: ChainOutcome,
+  seconds: number,
+): void {
   for (const event of outcome.trace) recordEvent(metrics, summary, event);
   recordRequest(metrics, summary, outcome.allowed ? 'allowed' : 'denied', seconds);
 }
@@ -90,14 +112,19 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
   }
   if (event.type === 'skip') {
     // A false condition, or errors under failurePolicy Ignore: both are `!Matches` upstream (webhook.go).
-    if (event.reason.startsWith('matchCondition:') || event.reason === 'matchConditions:ignored-errors') metrics.matchConditionExclusions.inc(base);
+    if (event.reason.startsWith('matchCondition:') || event.reason === 'matchConditions:ignored-errors')
+      metrics.matchConditionExclusions.inc(base);
     return;
   }
   if (event.type === 'reject') {
     metrics.hookRejections.inc({ ...base, error_type: 'apiserver_internal_error', rejection_code: '0' });
     return;
   }
-  const rejected = event.outcome === 'denied' || event.outcome === 'failed-closed' || event.outcome === 'refused' || event.outcome === 'patch-error';
+  const rejected =
+    event.outcome === 'denied' ||
+    event.outcome === 'failed-closed' ||
+    event.outcome === 'refused' ||
+    event.outcome === 'patch-error';
   if (event.outcome !== 'refused') {
     metrics.hookDuration.observe({ ...base, rejected: String(rejected) }, event.durationMs / 1000);
     metrics.hookRequests.inc({ ...base, code: clampCode(event.code), rejected: String(rejected) });
@@ -108,7 +135,11 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
       metrics.hookRejections.inc({ ...base, error_type: 'no_error', rejection_code: clampCode(event.code) });
       return;
     case 'failed-closed':
-      metrics.hookRejections.inc({ ...base, error_type: 'calling_webhook_error', rejection_code: clampCode(event.code) });
+      metrics.hookRejections.inc({
+        ...base,
+        error_type: 'calling_webhook_error',
+        rejection_code: clampCode(event.code),
+      });
       return;
     case 'failed-open':
       metrics.hookFailOpen.inc({ name: event.hook, phase: summary.phase });

@@ -26,7 +26,12 @@ export function loggingSideEffectSink(log: Logger, metrics: GatewayMetrics): Sid
   return {
     record(effects, context) {
       for (const effect of effects) {
-        metrics.sideEffects.inc({ name: effect.hook, phase: context.phase, kind: effect.kind, violation: effect.violation ?? 'none' });
+        metrics.sideEffects.inc({
+          name: effect.hook,
+          phase: context.phase,
+          kind: effect.kind,
+          violation: effect.violation ?? 'none',
+        });
         const fields = {
           hook: effect.hook,
           configuration: effect.configuration,
@@ -40,9 +45,15 @@ export function loggingSideEffectSink(log: Logger, metrics: GatewayMetrics): Sid
           allowed: context.allowed,
         };
         if (effect.violation === 'dry-run') {
-          log.warn(fields, 'hook reported a side effect for a dryRun request: fix the hook, or declare sideEffects Some/Unknown (then dryRun requests are refused)');
+          log.warn(
+            fields,
+            'hook reported a side effect for a dryRun request: fix the hook, or declare sideEffects Some/Unknown (then dryRun requests are refused)',
+          );
         } else if (effect.violation === 'side-effects-none') {
-          log.warn(fields, 'hook declared sideEffects None but reported a side effect: declare NoneOnDryRun (or Some) in its configuration');
+          log.warn(
+            fields,
+            'hook declared sideEffects None but reported a side effect: declare NoneOnDryRun (or Some) in its configuration',
+          );
         } else {
           log.info(fields, 'side effect reported (reconciliation queue not configured: counted and logged only)');
         }

@@ -32,11 +32,16 @@ export function compileTestConfigs(configs: readonly unknown[]): HookSet {
   return compileHooks(parsed);
 }
 
-export function startTestGateway(configs: readonly unknown[], options: GatewayOptions = {}, sink?: SideEffectSink): TestGateway {
+export function startTestGateway(
+  configs: readonly unknown[],
+  options: GatewayOptions = {},
+  sink?: SideEffectSink,
+): TestGateway {
   const logs: Record<string, unknown>[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -46,7 +51,13 @@ export function startTestGateway(configs: readonly unknown[], options: GatewayOp
   const now = () => performance.now();
   const bridge: BridgeInvoker = createBridgeInvoker({ now });
   const namespaces = staticNamespaces([{ name: 'default', labels: { team: 'a' } }]).lookup;
-  let state: GatewayState = { generation: 1, hooks: compileTestConfigs(configs), plugins: new Map(), namespaces, budget: { minMarginMs: 500 } };
+  let state: GatewayState = {
+    generation: 1,
+    hooks: compileTestConfigs(configs),
+    plugins: new Map(),
+    namespaces,
+    budget: { minMarginMs: 500 },
+  };
   const app = buildGateway(options, {
     state: { current: () => state },
     bridge: bridge.invoke,
@@ -60,7 +71,13 @@ export function startTestGateway(configs: readonly unknown[], options: GatewayOp
     registry,
     logs,
     swap(next) {
-      state = { generation: state.generation + 1, hooks: compileTestConfigs(next), plugins: new Map(), namespaces, budget: { minMarginMs: 500 } };
+      state = {
+        generation: state.generation + 1,
+        hooks: compileTestConfigs(next),
+        plugins: new Map(),
+        namespaces,
+        budget: { minMarginMs: 500 },
+      };
     },
     async close() {
       await app.close();

@@ -2,13 +2,21 @@
  * Hooks and calls for the gateway's own unit tests, compiled with the real libs/admission pipeline
  * (defaulting + compileHooks) so tests exercise the same frozen Hook objects the gateway serves.
  */
-import { compileHooks, defaultConfiguration, type AdmissionRequest, type Hook, type HookCall, type WebhookSpec } from '@hookgate/admission';
+import {
+  compileHooks,
+  defaultConfiguration,
+  type AdmissionRequest,
+  type Hook,
+  type HookCall,
+  type WebhookSpec,
+} from '@hookgate/admission';
 import { podAdmissionRequest } from '@hookgate/admission/testing';
 
 export function compileTestHook(
   phase: 'mutating' | 'validating',
   webhook: WebhookSpec,
-  apiVersion: 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1' = 'admissionregistration.k8s.io/v1',
+  apiVersion:
+    'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1' = 'admissionregistration.k8s.io/v1',
 ): Hook {
   const set = compileHooks([
     defaultConfiguration({
@@ -34,7 +42,12 @@ export function podCreateRequest(uid = 'request-uid-1'): AdmissionRequest {
   return podAdmissionRequest({
     uid,
     userInfo: { username: 'alice', groups: ['system:authenticated'] },
-    object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } }, spec: {} },
+    object: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+      spec: {},
+    },
   });
 }
 

@@ -24,7 +24,12 @@ export async function startLoopbackWebhook(): Promise<LoopbackWebhook> {
       const url = new URL(req.url ?? '/', 'http://x');
       const behaviour = url.pathname.split('/').at(-1) ?? '';
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as AdmissionReview;
-      calls.push({ behaviour, timeout: url.searchParams.get('timeout'), uid: review.request?.uid ?? '', apiVersion: review.apiVersion });
+      calls.push({
+        behaviour,
+        timeout: url.searchParams.get('timeout'),
+        uid: review.request?.uid ?? '',
+        apiVersion: review.apiVersion,
+      });
       const reply = respondAsWebhook(behaviour, review);
       if (reply.kind === 'hang') {
         pending.add(res);

@@ -60,7 +60,13 @@ export async function createCertificateAuthority(now: Date, lifetimeMs: number):
 /** A serving certificate signed by `ca`, valid for lifetimeMs but never beyond the CA's own expiry. */
 export async function issueServingCertificate(ca: KeyAndCert, now: Date, lifetimeMs: number): Promise<KeyAndCert> {
   const caCert = new x509.X509Certificate(ca.certPem);
-  const caKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(ca.keyPem), KEY_ALGORITHM, false, ['sign']);
+  const caKey = await webcrypto.subtle.importKey(
+    'pkcs8',
+    x509.PemConverter.decodeFirst(ca.keyPem),
+    KEY_ALGORITHM,
+    false,
+    ['sign'],
+  );
   const keys = (await webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const notAfter = new Date(Math.min(now.getTime() + lifetimeMs, caCert.notAfter.getTime()));
   const cert = await x509.X509CertificateGenerator.create({

@@ -42,7 +42,9 @@ describe('withFileLock', () => {
   it('gives up with an explanation when a live process holds the lock', async () => {
     const lock = join(dir, '.lock');
     await writeFile(lock, String(process.pid));
-    await expect(withFileLock(lock, async () => 'ran', { waitMs: 50 })).rejects.toThrow(/held by another process; if no hookgate process is running, delete the file/);
+    await expect(withFileLock(lock, async () => 'ran', { waitMs: 50 })).rejects.toThrow(
+      /held by another process; if no hookgate process is running, delete the file/,
+    );
   });
 
   it('releases the lock when the section throws', async () => {

@@ -50,7 +50,10 @@ async function ownerIsGone(path: string): Promise<boolean> {
   }
   // An empty file is usually a lock being written right now; only an old one is abandoned.
   if (!Number.isInteger(pid) || pid <= 0) {
-    const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(path).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     return age > 5_000;
   }
   try {

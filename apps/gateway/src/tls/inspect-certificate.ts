@@ -46,7 +46,8 @@ export function inspectCertificateAuthority(ca: KeyAndCert, now: Date): Inspecti
   if (!cert.ca) return { ok: false, reason: 'CA certificate is not a CA (basicConstraints)' };
   if (!keyMatchesCertificate(ca)) return { ok: false, reason: 'CA key does not match the CA certificate' };
   const validity = validityOf(ca.certPem);
-  if (now >= validity.notAfter) return { ok: false, reason: `CA certificate expired at ${validity.notAfter.toISOString()}` };
+  if (now >= validity.notAfter)
+    return { ok: false, reason: `CA certificate expired at ${validity.notAfter.toISOString()}` };
   return { ok: true, ...validity };
 }
 
@@ -57,12 +58,21 @@ export function inspectServingCertificate(serving: KeyAndCert, caCertPem: string
   } catch (err) {
     return { ok: false, reason: `serving certificate does not parse: ${(err as Error).message}` };
   }
-  if (!keyMatchesCertificate(serving)) return { ok: false, reason: 'serving key does not match the serving certificate' };
-  if (!cert.verify(new X509Certificate(caCertPem).publicKey)) return { ok: false, reason: 'serving certificate is not signed by the current CA' };
-  const missing = [...SERVING_IPS.filter((ip) => cert.checkIP(ip) === undefined), ...SERVING_DNS_NAMES.filter((dns) => cert.checkHost(dns) === undefined)];
+  if (!keyMatchesCertificate(serving))
+    return { ok: false, reason: 'serving key does not match the serving certificate' };
+  if (!cert.verify(new X509Certificate(caCertPem).publicKey))
+    return { ok: false, reason: 'serving certificate is not signed by the current CA' };
+  const missing = [
+    ...SERVING_IPS.filter((ip) => cert.checkIP(ip) === undefined),
+    ...SERVING_DNS_NAMES.filter((dns) => cert.checkHost(dns) === undefined),
+  ];
   if (missing.length > 0) return { ok: false, reason: `serving certificate does not cover ${missing.join(', ')}` };
   const validity = validityOf(serving.certPem);
   const renewAt = renewalTime(validity);
-  if (now >= renewAt) return { ok: false, reason: `serving certificate is due for renewal since ${renewAt.toISOString()} (expires ${validity.notAfter.toISOString()})` };
+  if (now >= renewAt)
+    return {
+      ok: false,
+      reason: `serving certificate is due for renewal since ${renewAt.toISOString()} (expires ${validity.notAfter.toISOString()})`,
+    };
   return { ok: true, ...validity };
 }

@@ -9,9 +9,17 @@ const cert2 = block('CERTIFICATE', 'Y2VydDI=');
 describe('pem', () => {
   const cases = [
     { name: 'key then certificates', text: key + cert1 + cert2, want: { keyPem: key, certPem: cert1 + cert2 } },
-    { name: 'certificate before key, with comments', text: `# bundle\n${cert1}junk\n${key}`, want: { keyPem: key, certPem: cert1 } },
+    {
+      name: 'certificate before key, with comments',
+      text: `# bundle\n${cert1}junk\n${key}`,
+      want: { keyPem: key, certPem: cert1 },
+    },
     { name: 'CRLF line ends', text: (key + cert1).replace(/\n/g, '\r\n'), want: { keyPem: key, certPem: cert1 } },
-    { name: 'EC key label', text: block('EC PRIVATE KEY', 'ZWM=') + cert1, want: { keyPem: block('EC PRIVATE KEY', 'ZWM='), certPem: cert1 } },
+    {
+      name: 'EC key label',
+      text: block('EC PRIVATE KEY', 'ZWM=') + cert1,
+      want: { keyPem: block('EC PRIVATE KEY', 'ZWM='), certPem: cert1 },
+    },
     { name: 'no key', text: cert1, want: undefined },
     { name: 'no certificate', text: key, want: undefined },
   ];

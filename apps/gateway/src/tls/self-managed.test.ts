@@ -34,8 +34,18 @@ describe('ensureSelfManagedCertificates', () => {
 
   const later = [
     { name: 'reuses both before the renewal point', days: 59, servingRenewed: false, caRenewed: false },
-    { name: 'renews the serving certificate at 2/3 of its lifetime, keeping the CA', days: 61, servingRenewed: true, caRenewed: false },
-    { name: 'renews an expired serving certificate, keeping the CA', days: 400, servingRenewed: true, caRenewed: false },
+    {
+      name: 'renews the serving certificate at 2/3 of its lifetime, keeping the CA',
+      days: 61,
+      servingRenewed: true,
+      caRenewed: false,
+    },
+    {
+      name: 'renews an expired serving certificate, keeping the CA',
+      days: 400,
+      servingRenewed: true,
+      caRenewed: false,
+    },
     { name: 'replaces an expired CA', days: 3651, servingRenewed: true, caRenewed: true },
   ];
   for (const c of later) {
@@ -56,7 +66,11 @@ describe('ensureSelfManagedCertificates', () => {
     {
       name: 'a serving certificate from another CA',
       damage: async () => {
-        const other = await issueServingCertificate(await createCertificateAuthority(at(0)(), 3650 * DAY), at(0)(), 90 * DAY);
+        const other = await issueServingCertificate(
+          await createCertificateAuthority(at(0)(), 3650 * DAY),
+          at(0)(),
+          90 * DAY,
+        );
         await writeFile(selfManagedPaths(stateDir).serving, other.keyPem + other.certPem);
       },
     },

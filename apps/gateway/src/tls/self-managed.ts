@@ -17,7 +17,12 @@ import type { ComponentLog } from '@hookgate/observability';
 import { createCertificateAuthority, issueServingCertificate } from './certificate-authority.js';
 import type { KeyAndCert } from './certificate-authority.js';
 import { withFileLock } from './file-lock.js';
-import { inspectCertificateAuthority, inspectServingCertificate, renewalTime, validityOf } from './inspect-certificate.js';
+import {
+  inspectCertificateAuthority,
+  inspectServingCertificate,
+  renewalTime,
+  validityOf,
+} from './inspect-certificate.js';
 import { splitKeyAndCerts } from './pem.js';
 
 const DAY_MS = 24 * 3600_000;
@@ -69,26 +74,45 @@ export async function ensureSelfManagedCertificates(options: SelfManagedOptions)
       ca = options.knownCa;
       await writeAtomically(paths.ca, ca.keyPem + ca.certPem, 0o600);
       await writeAtomically(paths.caCert, ca.certPem, 0o644);
-      options.log?.warn({ file: paths.ca }, 'the gateway CA files were missing; restored them from the CA in use, so the apiserver caBundle stays valid');
+      options.log?.warn(
+        { file: paths.ca },
+        'the gateway CA files were missing; restored them from the CA in use, so the apiserver caBundle stays valid',
+      );
     }
     const caCheck = ca ? inspectCertificateAuthority(ca, now) : { ok: false as const, reason: 'no CA yet' };
     if (!ca || !caCheck.ok) {
-      if (ca) options.log?.warn({ reason: caCheck.ok ? '' : caCheck.reason, file: paths.ca }, 'replacing the gateway CA: run `hookgate print-webhooks` and apply the new caBundle to the apiserver');
+      if (ca)
+        options.log?.warn(
+          { reason: caCheck.ok ? '' : caCheck.reason, file: paths.ca },
+          'replacing the gateway CA: run `hookgate print-webhooks` and apply the new caBundle to the apiserver',
+        );
       ca = await createCertificateAuthority(now, (options.caLifetimeDays ?? 3650) * DAY_MS);
       await writeAtomically(paths.ca, ca.keyPem + ca.certPem, 0o600);
       await writeAtomically(paths.caCert, ca.certPem, 0o644);
       options.log?.info({ file: paths.caCert }, 'created the gateway CA');
     }
     let serving = await readKeyAndCert(paths.serving);
-    const servingCheck = serving ? inspectServingCertificate(serving, ca.certPem, now) : { ok: false as const, reason: 'no serving certificate yet' };
+    const servingCheck = serving
+      ? inspectServingCertificate(serving, ca.certPem, now)
+      : { ok: false as const, reason: 'no serving certificate yet' };
     if (!serving || !servingCheck.ok) {
       serving = await issueServingCertificate(ca, now, (options.servingLifetimeDays ?? 90) * DAY_MS);
       await writeAtomically(paths.serving, serving.keyPem + serving.certPem, 0o600);
       const validity = validityOf(serving.certPem);
-      options.log?.info({ reason: servingCheck.ok ? '' : servingCheck.reason, notAfter: validity.notAfter.toISOString() }, 'issued the serving certificate');
+      options.log?.info(
+        { reason: servingCheck.ok ? '' : servingCheck.reason, notAfter: validity.notAfter.toISOString() },
+        'issued the serving certificate',
+      );
     }
     const validity = validityOf(serving.certPem);
-    return { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, notAfter: validity.notAfter, renewAt: renewalTime(validity), caPair: ca };
+    return {
+      key: serving.keyPem,
+      cert: serving.certPem,
+      ca: ca.certPem,
+      notAfter: validity.notAfter,
+      renewAt: renewalTime(validity),
+      caPair: ca,
+    };
   });
 }
 

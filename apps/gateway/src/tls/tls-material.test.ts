@@ -27,7 +27,9 @@ async function issueClientCertificate(ca: KeyAndCert): Promise<KeyAndCert> {
     notAfter: new Date(Date.now() + DAY),
     signingAlgorithm: alg,
     publicKey: keys.publicKey,
-    signingKey: await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(ca.keyPem), alg, false, ['sign']),
+    signingKey: await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(ca.keyPem), alg, false, [
+      'sign',
+    ]),
     extensions: [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])],
   });
   const key = x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
@@ -51,7 +53,11 @@ async function serve(material: TlsMaterial, host: string): Promise<{ server: Ser
 }
 
 /** One fresh TLS connection (no agent reuse); resolves with the served certificate's serial. */
-function get(host: string, port: number, options: { ca: string; servername?: string; key?: string; cert?: string }): Promise<string> {
+function get(
+  host: string,
+  port: number,
+  options: { ca: string; servername?: string; key?: string; cert?: string },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request({ host, port, path: '/', agent: false, ...options }, (res) => {
       const serial = (res.socket as import('node:tls').TLSSocket).getPeerCertificate().serialNumber;
@@ -78,7 +84,10 @@ describe('openTlsMaterial, self-managed', () => {
     it(`is accepted by Node's https client trusting only the CA: ${h.name}`, async () => {
       const tls = track(await openTlsMaterial({ stateDir: dir, checkIntervalMs: 0, watch: false }));
       const { port } = await serve(tls.current(), h.listen);
-      const serial = await get(h.connect, port, { ca: tls.current().ca!, ...(h.servername ? { servername: h.servername } : {}) });
+      const serial = await get(h.connect, port, {
+        ca: tls.current().ca!,
+        ...(h.servername ? { servername: h.servername } : {}),
+      });
       expect(serial).toBe(new X509Certificate(tls.current().cert).serialNumber);
     });
   }
@@ -174,7 +183,15 @@ describe('openTlsMaterial, operator-provided files', () => {
   it('serves the files, with the chain issuer as CA', async () => {
     const pair = await issueServingCertificate(ca, new Date(), DAY);
     await writePair(pair, ca.certPem);
-    const tls = track(await openTlsMaterial({ stateDir: dir, certFile: certFile(), keyFile: keyFile(), checkIntervalMs: 0, watch: false }));
+    const tls = track(
+      await openTlsMaterial({
+        stateDir: dir,
+        certFile: certFile(),
+        keyFile: keyFile(),
+        checkIntervalMs: 0,
+        watch: false,
+      }),
+    );
     expect(tls.current()).toMatchObject({ origin: 'operator', key: pair.keyPem, ca: ca.certPem });
     const { port } = await serve(tls.current(), '127.0.0.1');
     expect(await get('127.0.0.1', port, { ca: ca.certPem })).toBe(new X509Certificate(pair.certPem).serialNumber);
@@ -182,7 +199,15 @@ describe('openTlsMaterial, operator-provided files', () => {
 
   it('has no CA to export when the chain stops at the leaf', async () => {
     await writePair(await issueServingCertificate(ca, new Date(), DAY));
-    const tls = track(await openTlsMaterial({ stateDir: dir, certFile: certFile(), keyFile: keyFile(), checkIntervalMs: 0, watch: false }));
+    const tls = track(
+      await openTlsMaterial({
+        stateDir: dir,
+        certFile: certFile(),
+        keyFile: keyFile(),
+        checkIntervalMs: 0,
+        watch: false,
+      }),
+    );
     expect(tls.current().ca).toBeUndefined();
     expect(caBundleOf(tls.current())).toBeUndefined();
   });
@@ -191,7 +216,16 @@ describe('openTlsMaterial, operator-provided files', () => {
     await writePair(await issueServingCertificate(ca, new Date(), DAY));
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (_o: object, msg: string) => warnings.push(msg) };
-    const tls = track(await openTlsMaterial({ stateDir: dir, certFile: certFile(), keyFile: keyFile(), checkIntervalMs: 0, debounceMs: 20, log }));
+    const tls = track(
+      await openTlsMaterial({
+        stateDir: dir,
+        certFile: certFile(),
+        keyFile: keyFile(),
+        checkIntervalMs: 0,
+        debounceMs: 20,
+        log,
+      }),
+    );
     const next = await issueServingCertificate(ca, new Date(), DAY);
     const changed = new Promise<TlsMaterial>((resolve) => tls.onChange(resolve));
     await writePair(next);
@@ -206,24 +240,43 @@ describe('openTlsMaterial, operator-provided files', () => {
 
   const invalid = [
     { name: 'certFile without keyFile', options: () => ({ certFile: certFile() }), error: /go together/ },
-    { name: 'a key from another certificate', options: () => ({ certFile: certFile(), keyFile: join(dir, 'other.key') }), error: /is not the key of the certificate/ },
-    { name: 'a missing file', options: () => ({ certFile: join(dir, 'nope.crt'), keyFile: keyFile() }), error: /ENOENT/ },
+    {
+      name: 'a key from another certificate',
+      options: () => ({ certFile: certFile(), keyFile: join(dir, 'other.key') }),
+      error: /is not the key of the certificate/,
+    },
+    {
+      name: 'a missing file',
+      options: () => ({ certFile: join(dir, 'nope.crt'), keyFile: keyFile() }),
+      error: /ENOENT/,
+    },
   ];
   for (const c of invalid) {
     it(`refuses to start with ${c.name}`, async () => {
       await writePair(await issueServingCertificate(ca, new Date(), DAY));
       await writeFile(join(dir, 'other.key'), (await createCertificateAuthority(new Date(), DAY)).keyPem);
-      await expect(openTlsMaterial({ stateDir: dir, checkIntervalMs: 0, watch: false, ...c.options() })).rejects.toThrow(c.error);
+      await expect(
+        openTlsMaterial({ stateDir: dir, checkIntervalMs: 0, watch: false, ...c.options() }),
+      ).rejects.toThrow(c.error);
     });
   }
 
   it('requires client certificates signed by the client CA', async () => {
     const clientCa = await createCertificateAuthority(new Date(), DAY);
     await writeFile(join(dir, 'client-ca.crt'), clientCa.certPem);
-    const tls = track(await openTlsMaterial({ stateDir: dir, clientCAFile: join(dir, 'client-ca.crt'), checkIntervalMs: 0, watch: false }));
+    const tls = track(
+      await openTlsMaterial({
+        stateDir: dir,
+        clientCAFile: join(dir, 'client-ca.crt'),
+        checkIntervalMs: 0,
+        watch: false,
+      }),
+    );
     const { port } = await serve(tls.current(), '127.0.0.1');
     const client = await issueClientCertificate(clientCa);
     await expect(get('127.0.0.1', port, { ca: tls.current().ca! })).rejects.toThrow();
-    await expect(get('127.0.0.1', port, { ca: tls.current().ca!, key: client.keyPem, cert: client.certPem })).resolves.toBeTypeOf('string');
+    await expect(
+      get('127.0.0.1', port, { ca: tls.current().ca!, key: client.keyPem, cert: client.certPem }),
+    ).resolves.toBeTypeOf('string');
   });
 });

@@ -57,7 +57,10 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
     throw new Error('admission.tls.certFile and admission.tls.keyFile go together: set both or neither');
   }
   const now = options.now ?? (() => new Date());
-  const operator = options.certFile !== undefined && options.keyFile !== undefined ? { certFile: options.certFile, keyFile: options.keyFile } : undefined;
+  const operator =
+    options.certFile !== undefined && options.keyFile !== undefined
+      ? { certFile: options.certFile, keyFile: options.keyFile }
+      : undefined;
   let renewAt: Date | undefined;
   let knownCa: KeyAndCert | undefined;
 
@@ -85,7 +88,10 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
     try {
       next = await load();
     } catch (err) {
-      options.log?.warn({ err: (err as Error).message }, 'TLS files could not be reloaded; still serving the previous certificate');
+      options.log?.warn(
+        { err: (err as Error).message },
+        'TLS files could not be reloaded; still serving the previous certificate',
+      );
       return false;
     }
     if (next.key === material.key && next.cert === material.cert && next.clientCA === material.clientCA) return false;
@@ -107,11 +113,12 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
     return queue;
   };
 
-  const interval = (options.checkIntervalMs ?? 3600_000) > 0
-    ? setInterval(() => {
-        if (pending === 0 && (renewAt === undefined || now() >= renewAt)) void refresh();
-      }, options.checkIntervalMs ?? 3600_000)
-    : undefined;
+  const interval =
+    (options.checkIntervalMs ?? 3600_000) > 0
+      ? setInterval(() => {
+          if (pending === 0 && (renewAt === undefined || now() >= renewAt)) void refresh();
+        }, options.checkIntervalMs ?? 3600_000)
+      : undefined;
   interval?.unref();
 
   const watchers: FSWatcher[] = [];
@@ -126,7 +133,9 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
         debounce = setTimeout(() => void refresh(), options.debounceMs ?? 100);
         debounce.unref();
       });
-      watcher.on('error', (err) => options.log?.warn({ dir, err: err.message }, 'stopped watching TLS files; renewal still runs on the timer'));
+      watcher.on('error', (err) =>
+        options.log?.warn({ dir, err: err.message }, 'stopped watching TLS files; renewal still runs on the timer'),
+      );
       watchers.push(watcher);
     }
   }

@@ -20,7 +20,10 @@ crds:
     expect(policy.entries.map((e) => [e.target, e.paths.map((p) => p.text)])).toEqual([
       [{ by: 'kind', group: 'ec2.aws.crossplane.io', kind: 'VPC' }, ['spec.forProvider.region']],
       [{ by: 'kind', group: '', kind: 'ConfigMap' }, ['data[a.b]']],
-      [{ by: 'resource', group: 'database.aws.crossplane.io', resource: 'rdsinstances', version: 'v1beta1' }, ['spec.forProvider.vpcId']],
+      [
+        { by: 'resource', group: 'database.aws.crossplane.io', resource: 'rdsinstances', version: 'v1beta1' },
+        ['spec.forProvider.vpcId'],
+      ],
       [{ by: 'resource', group: 's3.aws.crossplane.io', resource: 'buckets' }, ['spec.forProvider.locationConstraint']],
     ]);
   });
@@ -30,7 +33,9 @@ crds:
     {
       name: 'a resource where a Kind belongs',
       yaml: 'kinds: { apps/deployments: [spec.selector] }',
-      problems: ['kinds[apps/deployments]: Invalid value: "apps/deployments": must be group/Kind, or Kind alone for the core group (e.g. ec2.aws.crossplane.io/VPC, ConfigMap)'],
+      problems: [
+        'kinds[apps/deployments]: Invalid value: "apps/deployments": must be group/Kind, or Kind alone for the core group (e.g. ec2.aws.crossplane.io/VPC, ConfigMap)',
+      ],
     },
     {
       name: 'a broken field path',
@@ -40,7 +45,9 @@ crds:
     {
       name: 'an empty path list',
       yaml: 'kinds: { apps/Deployment: [] }',
-      problems: ['kinds[apps/Deployment]: Invalid value: []: must be a non-empty list of field paths such as spec.forProvider.region'],
+      problems: [
+        'kinds[apps/Deployment]: Invalid value: []: must be a non-empty list of field paths such as spec.forProvider.region',
+      ],
     },
     {
       name: 'a crds entry with a typo',
@@ -53,7 +60,9 @@ crds:
     {
       name: 'a crds key in the wrong form',
       yaml: 'crds: [{ VPC: { immutableFieldPaths: [spec.x] } }]',
-      problems: ['crds[0].VPC: Invalid value: "VPC": must be <plural>.<group>/<version>, e.g. vpcs.ec2.aws.crossplane.io/v1beta1'],
+      problems: [
+        'crds[0].VPC: Invalid value: "VPC": must be <plural>.<group>/<version>, e.g. vpcs.ec2.aws.crossplane.io/v1beta1',
+      ],
     },
   ];
   for (const c of invalid) {

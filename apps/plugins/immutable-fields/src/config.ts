@@ -32,20 +32,33 @@ function readImmutablePolicy(document: unknown, r: FieldReader): ImmutablePolicy
   for (const [key, rawPaths] of Object.entries(r.object(root['kinds'], 'kinds') ?? {})) {
     const at = joinFieldPath('kinds', key);
     const match = KIND_KEY.exec(key);
-    const target: TargetMatcher | undefined = match ? { by: 'kind', group: match[1] ?? '', kind: match[2]! } : undefined;
-    if (!target) r.invalid(at, key, 'must be group/Kind, or Kind alone for the core group (e.g. ec2.aws.crossplane.io/VPC, ConfigMap)');
+    const target: TargetMatcher | undefined = match
+      ? { by: 'kind', group: match[1] ?? '', kind: match[2]! }
+      : undefined;
+    if (!target)
+      r.invalid(
+        at,
+        key,
+        'must be group/Kind, or Kind alone for the core group (e.g. ec2.aws.crossplane.io/VPC, ConfigMap)',
+      );
     const paths = readPaths(r, rawPaths, at);
     if (target && paths) entries.push({ target, paths });
   }
 
   const crds = root['crds'];
-  if (crds !== undefined && crds !== null && !Array.isArray(crds)) r.invalid('crds', crds, 'must be a list of { <plural>.<group>/<version>: { immutableFieldPaths: [...] } }');
+  if (crds !== undefined && crds !== null && !Array.isArray(crds))
+    r.invalid('crds', crds, 'must be a list of { <plural>.<group>/<version>: { immutableFieldPaths: [...] } }');
   (Array.isArray(crds) ? crds : []).forEach((item, i) => {
     for (const [key, value] of Object.entries(r.object(item, `crds[${i}]`) ?? {})) {
       const at = joinFieldPath(`crds[${i}]`, key);
       const match = CRD_KEY.exec(key);
       const target: TargetMatcher | undefined = match
-        ? { by: 'resource', resource: match[1]!, group: match[2] ?? '', ...(match[3] !== undefined ? { version: match[3] } : {}) }
+        ? {
+            by: 'resource',
+            resource: match[1]!,
+            group: match[2] ?? '',
+            ...(match[3] !== undefined ? { version: match[3] } : {}),
+          }
         : undefined;
       if (!target) r.invalid(at, key, 'must be <plural>.<group>/<version>, e.g. vpcs.ec2.aws.crossplane.io/v1beta1');
       const spec = r.object(value, at, ['immutableFieldPaths']);
@@ -60,7 +73,8 @@ function readImmutablePolicy(document: unknown, r: FieldReader): ImmutablePolicy
 
 function readPaths(r: FieldReader, raw: unknown, at: string): FieldPath[] | undefined {
   const texts = r.stringArray(raw, at);
-  if (texts === undefined || texts.length === 0) return r.invalid(at, raw ?? null, 'must be a non-empty list of field paths such as spec.forProvider.region');
+  if (texts === undefined || texts.length === 0)
+    return r.invalid(at, raw ?? null, 'must be a non-empty list of field paths such as spec.forProvider.region');
   const paths: FieldPath[] = [];
   texts.forEach((text, i) => {
     const parsed = parseFieldPath(text);

@@ -12,8 +12,7 @@ import { appendSegment, type FieldPath, type PathSegment } from './field-path.js
 
 /** Which objects an entry covers: by kind (`group/Kind`) or, in the Crossplane format, by resource. */
 export type TargetMatcher =
-  | { by: 'kind'; group: string; kind: string }
-  | { by: 'resource'; group: string; resource: string; version?: string };
+  { by: 'kind'; group: string; kind: string } | { by: 'resource'; group: string; resource: string; version?: string };
 
 export interface ImmutableEntry {
   target: TargetMatcher;
@@ -44,8 +43,7 @@ export interface ImmutableRequest {
 }
 
 export type ImmutableDecision =
-  | { allowed: true }
-  | { allowed: false; code: 422; reason: 'Invalid'; message: string; changes: FieldChange[] };
+  { allowed: true } | { allowed: false; code: 422; reason: 'Invalid'; message: string; changes: FieldChange[] };
 
 /** Values in messages are compact JSON cut to this many characters: a message never carries a whole object. */
 export const MAX_RENDERED_VALUE = 64;
@@ -84,13 +82,23 @@ function matchesTarget(target: TargetMatcher, request: ImmutableRequest): boolea
 }
 
 /** Every concrete field under `path` whose value was set in `before` and differs in `after`. */
-export function findChanges(before: JsonValue | undefined, after: JsonValue | undefined, path: FieldPath): FieldChange[] {
+export function findChanges(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  path: FieldPath,
+): FieldChange[] {
   const out: FieldChange[] = [];
   walk(before, after, path.segments, '', out);
   return out;
 }
 
-function walk(before: JsonValue | undefined, after: JsonValue | undefined, segments: readonly PathSegment[], at: string, out: FieldChange[]): void {
+function walk(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  segments: readonly PathSegment[],
+  at: string,
+  out: FieldChange[],
+): void {
   if (isUnset(before)) return; // unset before: may be set now, whatever lies below
   const [segment, ...rest] = segments;
   if (segment === undefined) {
@@ -108,9 +116,12 @@ function walk(before: JsonValue | undefined, after: JsonValue | undefined, segme
     case 'any':
       // By position for lists and by key for maps; only entries present before can have changed.
       if (Array.isArray(before)) {
-        before.forEach((_, index) => walk(element(before, index), element(after, index), rest, appendSegment(at, { kind: 'index', index }), out));
+        before.forEach((_, index) =>
+          walk(element(before, index), element(after, index), rest, appendSegment(at, { kind: 'index', index }), out),
+        );
       } else if (isMap(before)) {
-        for (const name of Object.keys(before)) walk(child(before, name), child(after, name), rest, appendSegment(at, { kind: 'field', name }), out);
+        for (const name of Object.keys(before))
+          walk(child(before, name), child(after, name), rest, appendSegment(at, { kind: 'field', name }), out);
       } else if (rest.length === 0 && !jsonEqual(before, after)) {
         out.push({ path: at, before, after: isUnset(after) ? undefined : after });
       }
@@ -139,7 +150,9 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
   if (isMap(a) && isMap(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
+    return (
+      keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
+    );
   }
   return false;
 }
@@ -155,7 +168,9 @@ export function renderValue(value: JsonValue | undefined): string {
 function describeChanges(request: ImmutableRequest, changes: FieldChange[]): string {
   const kind = request.kind.group === '' ? request.kind.kind : `${request.kind.kind}.${request.kind.group}`;
   const name = request.name || objectName(request.object) || objectName(request.oldObject) || '<unnamed>';
-  const details = changes.map((c) => `${c.path}: cannot be changed once set (was ${renderValue(c.before)}, now ${renderValue(c.after)})`);
+  const details = changes.map(
+    (c) => `${c.path}: cannot be changed once set (was ${renderValue(c.before)}, now ${renderValue(c.after)})`,
+  );
   return `${kind} ${JSON.stringify(name)} is invalid: ${details.join('; ')}`;
 }
 

@@ -11,7 +11,11 @@ describe('parseFieldPath', () => {
     { name: 'nested fields', text: 'spec.forProvider.region', segments: [f('spec'), f('forProvider'), f('region')] },
     { name: 'a list index', text: 'spec.ports[0].port', segments: [f('spec'), f('ports'), n(0), f('port')] },
     { name: 'a wildcard', text: 'spec.containers[*].image', segments: [f('spec'), f('containers'), any, f('image')] },
-    { name: 'a bracketed key with dots and slashes', text: 'metadata.labels[app.kubernetes.io/name]', segments: [f('metadata'), f('labels'), f('app.kubernetes.io/name')] },
+    {
+      name: 'a bracketed key with dots and slashes',
+      text: 'metadata.labels[app.kubernetes.io/name]',
+      segments: [f('metadata'), f('labels'), f('app.kubernetes.io/name')],
+    },
     { name: "a single-quoted key with ']'", text: "data['a]b']", segments: [f('data'), f('a]b')] },
     { name: 'a double-quoted key', text: 'data["x.y"]', segments: [f('data'), f('x.y')] },
     { name: 'a leading bracket', text: '[0].name', segments: [n(0), f('name')] },

@@ -65,7 +65,10 @@ function parseBracket(inner: string): PathSegment | undefined {
 }
 
 /** Renders a concrete path (wildcards replaced by the index or key they stood for). */
-export function appendSegment(path: string, segment: { kind: 'field'; name: string } | { kind: 'index'; index: number }): string {
+export function appendSegment(
+  path: string,
+  segment: { kind: 'field'; name: string } | { kind: 'index'; index: number },
+): string {
   if (segment.kind === 'index') return `${path}[${segment.index}]`;
   if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(segment.name)) return path === '' ? segment.name : `${path}.${segment.name}`;
   return `${path}[${segment.name}]`;

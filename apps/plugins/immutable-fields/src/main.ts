@@ -8,12 +8,19 @@ import { loadImmutableFieldsConfig } from './config.js';
 import { buildImmutableFieldsPlugin, DEFAULT_HOOK } from './plugin.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string' }, listen: { type: 'string' }, hook: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { config: { type: 'string' }, listen: { type: 'string' }, hook: { type: 'string' } },
+  });
   if (!values.config || !values.listen) {
-    throw new Error('usage: immutable-fields --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]');
+    throw new Error(
+      'usage: immutable-fields --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]',
+    );
   }
   const policy = await loadImmutableFieldsConfig(values.config);
-  await servePlugin(buildImmutableFieldsPlugin({ policy, hook: values.hook ?? DEFAULT_HOOK }), { listen: values.listen, handleSignals: true });
+  await servePlugin(buildImmutableFieldsPlugin({ policy, hook: values.hook ?? DEFAULT_HOOK }), {
+    listen: values.listen,
+    handleSignals: true,
+  });
 }
 
 main().catch((error: unknown) => {

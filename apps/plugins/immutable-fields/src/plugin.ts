@@ -21,8 +21,16 @@ export function buildImmutableFieldsPlugin({ policy, hook = DEFAULT_HOOK }: Immu
 
 function validateUnchanged(request: HookRequest, policy: ImmutablePolicy): ValidateResult {
   const { operation, kind, resource, subResource, name, namespace } = request;
-  const objects = { object: request.object as JsonValue | undefined, oldObject: request.oldObject as JsonValue | undefined };
-  const decision = decideImmutableFields({ operation, kind, resource, subResource, name, namespace, ...objects }, policy);
+  const objects = {
+    object: request.object as JsonValue | undefined,
+    oldObject: request.oldObject as JsonValue | undefined,
+  };
+  const decision = decideImmutableFields(
+    { operation, kind, resource, subResource, name, namespace, ...objects },
+    policy,
+  );
   // Only the denial goes on the wire; `changes` is for callers of the pure decision.
-  return decision.allowed ? { allowed: true } : { allowed: false, code: decision.code, reason: decision.reason, message: decision.message };
+  return decision.allowed
+    ? { allowed: true }
+    : { allowed: false, code: decision.code, reason: decision.reason, message: decision.message };
 }

@@ -4,7 +4,12 @@ import { PluginConfigError } from '@hookgate/plugin-sdk';
 
 describe('parseLedgerConfig', () => {
   it('reads a configuration with defaults', () => {
-    expect(parseLedgerConfig('ledgers: [{ name: hostnames, kinds: [networking.k8s.io/Ingress, Service], annotation: example.com/host }]', 'ok.yaml')).toEqual({
+    expect(
+      parseLedgerConfig(
+        'ledgers: [{ name: hostnames, kinds: [networking.k8s.io/Ingress, Service], annotation: example.com/host }]',
+        'ok.yaml',
+      ),
+    ).toEqual({
       keyPrefix: DEFAULT_KEY_PREFIX,
       pendingTtlSeconds: DEFAULT_PENDING_TTL_SECONDS,
       ledgers: [
@@ -23,16 +28,27 @@ describe('parseLedgerConfig', () => {
   });
 
   it('reads every field', () => {
-    const config = parseLedgerConfig('keyPrefix: "x:"\npendingTtlSeconds: 120\nledgers: [{ name: slots, kinds: ["*"], annotation: a/b, scope: Namespace, lowercase: true }]', 'ok.yaml');
+    const config = parseLedgerConfig(
+      'keyPrefix: "x:"\npendingTtlSeconds: 120\nledgers: [{ name: slots, kinds: ["*"], annotation: a/b, scope: Namespace, lowercase: true }]',
+      'ok.yaml',
+    );
     expect(config).toEqual({
       keyPrefix: 'x:',
       pendingTtlSeconds: 120,
-      ledgers: [{ name: 'slots', kinds: [{ group: '*', kind: '*' }], annotation: 'a/b', scope: 'Namespace', lowercase: true }],
+      ledgers: [
+        { name: 'slots', kinds: [{ group: '*', kind: '*' }], annotation: 'a/b', scope: 'Namespace', lowercase: true },
+      ],
     });
   });
 
   const invalid: { name: string; yaml: string; problems: string[] }[] = [
-    { name: 'no ledgers', yaml: 'keyPrefix: x', problems: ['ledgers: Invalid value: null: must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }'] },
+    {
+      name: 'no ledgers',
+      yaml: 'keyPrefix: x',
+      problems: [
+        'ledgers: Invalid value: null: must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }',
+      ],
+    },
     {
       name: 'a ledger with bad name, kind, annotation, scope and lowercase',
       yaml: 'ledgers: [{ name: Host_Names, kinds: [ingresses], annotation: "not valid", scope: Global, lowercase: "yes" }]',
@@ -47,12 +63,18 @@ describe('parseLedgerConfig', () => {
     {
       name: 'missing fields',
       yaml: 'ledgers: [{ scope: Cluster }]',
-      problems: ['ledgers[0].name: Required value', 'ledgers[0].kinds: Required value', 'ledgers[0].annotation: Required value'],
+      problems: [
+        'ledgers[0].name: Required value',
+        'ledgers[0].kinds: Required value',
+        'ledgers[0].annotation: Required value',
+      ],
     },
     {
       name: 'a TTL shorter than a minute',
       yaml: 'pendingTtlSeconds: 5\nledgers: [{ name: a, kinds: [Pod], annotation: a }]',
-      problems: ['pendingTtlSeconds: Invalid value: 5: must be a whole number of seconds, at least 60 (longer than any admission call)'],
+      problems: [
+        'pendingTtlSeconds: Invalid value: 5: must be a whole number of seconds, at least 60 (longer than any admission call)',
+      ],
     },
     {
       name: 'duplicate ledger names',

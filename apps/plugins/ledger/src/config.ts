@@ -39,18 +39,24 @@ function readLedgerSettings(document: unknown, r: FieldReader): LedgerSettings {
   const keyPrefix = r.string(root['keyPrefix'], 'keyPrefix') ?? DEFAULT_KEY_PREFIX;
   const ttl = root['pendingTtlSeconds'] ?? DEFAULT_PENDING_TTL_SECONDS;
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 60) {
-    r.invalid('pendingTtlSeconds', ttl, 'must be a whole number of seconds, at least 60 (longer than any admission call)');
+    r.invalid(
+      'pendingTtlSeconds',
+      ttl,
+      'must be a whole number of seconds, at least 60 (longer than any admission call)',
+    );
   }
 
   const ledgers: LedgerSpec[] = [];
   const raw = root['ledgers'];
-  if (!Array.isArray(raw) || raw.length === 0) r.invalid('ledgers', raw ?? null, 'must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }');
-  else raw.forEach((item, i) => {
-    const ledger = readLedger(r, item, `ledgers[${i}]`);
-    if (ledger === undefined) return;
-    if (ledgers.some((l) => l.name === ledger.name)) r.invalid(`ledgers[${i}].name`, ledger.name, 'must be unique');
-    ledgers.push(ledger);
-  });
+  if (!Array.isArray(raw) || raw.length === 0)
+    r.invalid('ledgers', raw ?? null, 'must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }');
+  else
+    raw.forEach((item, i) => {
+      const ledger = readLedger(r, item, `ledgers[${i}]`);
+      if (ledger === undefined) return;
+      if (ledgers.some((l) => l.name === ledger.name)) r.invalid(`ledgers[${i}].name`, ledger.name, 'must be unique');
+      ledgers.push(ledger);
+    });
 
   return { keyPrefix, pendingTtlSeconds: ttl as number, ledgers };
 }
@@ -59,14 +65,16 @@ function readLedger(r: FieldReader, raw: unknown, path: string): LedgerSpec | un
   const item = r.object(raw, path, ['name', 'kinds', 'annotation', 'scope', 'lowercase']);
   if (item === undefined) return r.required(path);
   const name = r.string(item['name'], `${path}.name`) ?? r.required(`${path}.name`);
-  if (name !== undefined && !LEDGER_NAME.test(name)) r.invalid(`${path}.name`, name, 'must be lowercase letters, digits and "-" (it is part of Redis keys)');
+  if (name !== undefined && !LEDGER_NAME.test(name))
+    r.invalid(`${path}.name`, name, 'must be lowercase letters, digits and "-" (it is part of Redis keys)');
 
   const kindTexts = r.stringArray(item['kinds'], `${path}.kinds`) ?? [];
   if (kindTexts.length === 0) r.required(`${path}.kinds`);
   const kinds = kindTexts.map((text, i) => readKind(r, text, `${path}.kinds[${i}]`)).filter((k) => k !== undefined);
 
   const annotation = r.string(item['annotation'], `${path}.annotation`) ?? r.required(`${path}.annotation`);
-  if (annotation !== undefined && !validQualifiedName(annotation)) r.invalid(`${path}.annotation`, annotation, 'must be an annotation key ([prefix/]name)');
+  if (annotation !== undefined && !validQualifiedName(annotation))
+    r.invalid(`${path}.annotation`, annotation, 'must be an annotation key ([prefix/]name)');
 
   const scope = r.string(item['scope'], `${path}.scope`) ?? 'Cluster';
   if (!SCOPES.includes(scope as LedgerSpec['scope'])) r.unsupported(`${path}.scope`, scope, SCOPES);
@@ -84,6 +92,7 @@ function readKind(r: FieldReader, text: string, path: string): KindPattern | und
   const slash = text.indexOf('/');
   const group = slash < 0 ? '' : text.slice(0, slash);
   const kind = slash < 0 ? text : text.slice(slash + 1);
-  if (kind !== '*' && !KIND_NAME.test(kind)) return r.invalid(path, text, 'must be Kind (core group), group/Kind or *, e.g. networking.k8s.io/Ingress');
+  if (kind !== '*' && !KIND_NAME.test(kind))
+    return r.invalid(path, text, 'must be Kind (core group), group/Kind or *, e.g. networking.k8s.io/Ingress');
   return { group, kind };
 }

@@ -19,12 +19,20 @@ const SLOT = 'quota.example.com/slot';
 const config: LedgerConfig = {
   keyPrefix: 'p:',
   ledgers: [
-    { name: 'hostnames', kinds: [{ group: 'networking.k8s.io', kind: 'Ingress' }], annotation: HOST, scope: 'Cluster', lowercase: true },
+    {
+      name: 'hostnames',
+      kinds: [{ group: 'networking.k8s.io', kind: 'Ingress' }],
+      annotation: HOST,
+      scope: 'Cluster',
+      lowercase: true,
+    },
     { name: 'slots', kinds: [{ group: '*', kind: '*' }], annotation: SLOT, scope: 'Namespace', lowercase: false },
   ],
 };
 
-const obj = (annotations: Record<string, string> | undefined, name = 'web'): JsonValue => ({ metadata: { name, ...(annotations ? { annotations } : {}) } });
+const obj = (annotations: Record<string, string> | undefined, name = 'web'): JsonValue => ({
+  metadata: { name, ...(annotations ? { annotations } : {}) },
+});
 const request = (r: Partial<LedgerRequest>): LedgerRequest => ({
   uid: 'u1',
   operation: 'CREATE',
@@ -58,39 +66,70 @@ describe('planAdmission', () => {
       claims: ['hostnames/a.example.com', 'slots/shop/s1'],
       releases: [],
     },
-    { name: 'no annotation, nothing to claim', request: request({ object: obj(undefined) }), owner: 'networking.k8s.io/Ingress/shop/web', claims: [], releases: [] },
-    { name: 'an empty value is no value', request: request({ object: obj({ [HOST]: '  ' }) }), owner: 'networking.k8s.io/Ingress/shop/web', claims: [], releases: [] },
+    {
+      name: 'no annotation, nothing to claim',
+      request: request({ object: obj(undefined) }),
+      owner: 'networking.k8s.io/Ingress/shop/web',
+      claims: [],
+      releases: [],
+    },
+    {
+      name: 'an empty value is no value',
+      request: request({ object: obj({ [HOST]: '  ' }) }),
+      owner: 'networking.k8s.io/Ingress/shop/web',
+      claims: [],
+      releases: [],
+    },
     {
       name: 'a kind outside the ledger is ignored (hostnames is for Ingress only)',
-      request: request({ kind: { group: '', kind: 'Service' }, object: obj({ [HOST]: 'a.example.com', [SLOT]: 's1' }) }),
+      request: request({
+        kind: { group: '', kind: 'Service' },
+        object: obj({ [HOST]: 'a.example.com', [SLOT]: 's1' }),
+      }),
       owner: '/Service/shop/web',
       claims: ['slots/shop/s1'],
       releases: [],
     },
     {
       name: 'generateName: the owner is the admission until the object has a name',
-      request: request({ name: '', object: { metadata: { generateName: 'web-', annotations: { [HOST]: 'g.example.com' } } } }),
+      request: request({
+        name: '',
+        object: { metadata: { generateName: 'web-', annotations: { [HOST]: 'g.example.com' } } },
+      }),
       owner: 'generated:u1',
       claims: ['hostnames/g.example.com'],
       releases: [],
     },
     {
       name: 'a cluster-scoped object in a namespace-scoped ledger',
-      request: request({ kind: { group: '', kind: 'PersistentVolume' }, namespace: '', name: 'pv1', object: obj({ [SLOT]: 's1' }, 'pv1') }),
+      request: request({
+        kind: { group: '', kind: 'PersistentVolume' },
+        namespace: '',
+        name: 'pv1',
+        object: obj({ [SLOT]: 's1' }, 'pv1'),
+      }),
       owner: '/PersistentVolume//pv1',
       claims: ['slots/_cluster/s1'],
       releases: [],
     },
     {
       name: 'UPDATE with the same value claims nothing (already held)',
-      request: request({ operation: 'UPDATE', object: obj({ [HOST]: 'a.example.com' }), oldObject: obj({ [HOST]: 'A.example.com' }) }),
+      request: request({
+        operation: 'UPDATE',
+        object: obj({ [HOST]: 'a.example.com' }),
+        oldObject: obj({ [HOST]: 'A.example.com' }),
+      }),
       owner: 'networking.k8s.io/Ingress/shop/web',
       claims: [],
       releases: [],
     },
     {
       name: 'UPDATE to another value claims the new and releases the old',
-      request: request({ operation: 'UPDATE', object: obj({ [HOST]: 'b.example.com' }), oldObject: obj({ [HOST]: 'a.example.com' }) }),
+      request: request({
+        operation: 'UPDATE',
+        object: obj({ [HOST]: 'b.example.com' }),
+        oldObject: obj({ [HOST]: 'a.example.com' }),
+      }),
       owner: 'networking.k8s.io/Ingress/shop/web',
       claims: ['hostnames/b.example.com'],
       releases: ['hostnames/a.example.com'],
@@ -111,19 +150,34 @@ describe('planAdmission', () => {
     },
     {
       name: 'DELETE releases every value of the old object',
-      request: request({ operation: 'DELETE', object: null, oldObject: obj({ [HOST]: 'a.example.com', [SLOT]: 's1' }) }),
+      request: request({
+        operation: 'DELETE',
+        object: null,
+        oldObject: obj({ [HOST]: 'a.example.com', [SLOT]: 's1' }),
+      }),
       owner: 'networking.k8s.io/Ingress/shop/web',
       claims: [],
       releases: ['hostnames/a.example.com', 'slots/shop/s1'],
     },
     {
       name: 'a subresource request is ignored',
-      request: request({ operation: 'UPDATE', subResource: 'status', object: obj({ [HOST]: 'b.example.com' }), oldObject: obj({ [HOST]: 'a.example.com' }) }),
+      request: request({
+        operation: 'UPDATE',
+        subResource: 'status',
+        object: obj({ [HOST]: 'b.example.com' }),
+        oldObject: obj({ [HOST]: 'a.example.com' }),
+      }),
       owner: 'networking.k8s.io/Ingress/shop/web',
       claims: [],
       releases: [],
     },
-    { name: 'CONNECT is ignored', request: request({ operation: 'CONNECT', object: obj({ [HOST]: 'a' }) }), owner: 'networking.k8s.io/Ingress/shop/web', claims: [], releases: [] },
+    {
+      name: 'CONNECT is ignored',
+      request: request({ operation: 'CONNECT', object: obj({ [HOST]: 'a' }) }),
+      owner: 'networking.k8s.io/Ingress/shop/web',
+      claims: [],
+      releases: [],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -151,12 +205,26 @@ describe('planReconcile', () => {
     value: 'a.example.com',
     lowercase: true,
   };
-  const release: ReleasePayload = { owner: 'networking.k8s.io/Ingress/shop/web', annotation: HOST, value: 'a.example.com', lowercase: true };
+  const release: ReleasePayload = {
+    owner: 'networking.k8s.io/Ingress/shop/web',
+    annotation: HOST,
+    value: 'a.example.com',
+    lowercase: true,
+  };
   const carrying = obj({ [HOST]: 'A.example.com' }, 'web-x7k2');
   const notCarrying = obj({ [HOST]: 'b.example.com' }, 'web-x7k2');
-  const terminating: JsonValue = { metadata: { name: 'web', deletionTimestamp: '2026-01-01T00:00:00Z', annotations: { [HOST]: 'a.example.com' } } };
+  const terminating: JsonValue = {
+    metadata: { name: 'web', deletionTimestamp: '2026-01-01T00:00:00Z', annotations: { [HOST]: 'a.example.com' } },
+  };
 
-  const cases: { name: string; kind: string; payload: ReservationPayload | ReleasePayload; outcome: ReconcileOutcome; current: JsonValue | undefined; step: ReconcileStep }[] = [
+  const cases: {
+    name: string;
+    kind: string;
+    payload: ReservationPayload | ReleasePayload;
+    outcome: ReconcileOutcome;
+    current: JsonValue | undefined;
+    step: ReconcileStep;
+  }[] = [
     {
       name: 'reservation PERSISTED: confirm under the real identity, restore allowed while the object carries the value',
       kind: 'reservation',
@@ -181,17 +249,42 @@ describe('planReconcile', () => {
       current: undefined,
       step: { action: 'confirm', token: 'u1', identity: undefined, restore: false },
     },
-    { name: 'reservation NOT_PERSISTED: drop this claim', kind: 'reservation', payload: reservation, outcome: 'NOT_PERSISTED', current: undefined, step: { action: 'release-claim', token: 'u1' } },
+    {
+      name: 'reservation NOT_PERSISTED: drop this claim',
+      kind: 'reservation',
+      payload: reservation,
+      outcome: 'NOT_PERSISTED',
+      current: undefined,
+      step: { action: 'release-claim', token: 'u1' },
+    },
     {
       name: 'reservation UNKNOWN: retry later',
       kind: 'reservation',
       payload: reservation,
       outcome: 'UNKNOWN',
       current: carrying,
-      step: { action: 'retry', reason: 'the outcome of the admission is not known yet', retryAfterMs: RETRY_UNKNOWN_MS },
+      step: {
+        action: 'retry',
+        reason: 'the outcome of the admission is not known yet',
+        retryAfterMs: RETRY_UNKNOWN_MS,
+      },
     },
-    { name: 'release PERSISTED, object gone: release', kind: 'release', payload: release, outcome: 'PERSISTED', current: undefined, step: { action: 'release-owned', owner: release.owner } },
-    { name: 'release PERSISTED, object carries another value: release', kind: 'release', payload: release, outcome: 'PERSISTED', current: notCarrying, step: { action: 'release-owned', owner: release.owner } },
+    {
+      name: 'release PERSISTED, object gone: release',
+      kind: 'release',
+      payload: release,
+      outcome: 'PERSISTED',
+      current: undefined,
+      step: { action: 'release-owned', owner: release.owner },
+    },
+    {
+      name: 'release PERSISTED, object carries another value: release',
+      kind: 'release',
+      payload: release,
+      outcome: 'PERSISTED',
+      current: notCarrying,
+      step: { action: 'release-owned', owner: release.owner },
+    },
     {
       name: 'release PERSISTED, object carries the value again: keep',
       kind: 'release',
@@ -206,7 +299,11 @@ describe('planReconcile', () => {
       payload: release,
       outcome: 'PERSISTED',
       current: terminating,
-      step: { action: 'retry', reason: 'the object is being deleted (finalizers pending)', retryAfterMs: RETRY_TERMINATING_MS },
+      step: {
+        action: 'retry',
+        reason: 'the object is being deleted (finalizers pending)',
+        retryAfterMs: RETRY_TERMINATING_MS,
+      },
     },
     {
       name: 'release NOT_PERSISTED: nothing changed, nothing to do',
@@ -222,9 +319,20 @@ describe('planReconcile', () => {
       payload: release,
       outcome: 'UNKNOWN',
       current: undefined,
-      step: { action: 'retry', reason: 'the outcome of the admission is not known yet', retryAfterMs: RETRY_UNKNOWN_MS },
+      step: {
+        action: 'retry',
+        reason: 'the outcome of the admission is not known yet',
+        retryAfterMs: RETRY_UNKNOWN_MS,
+      },
     },
-    { name: 'an unknown side effect kind is done', kind: 'quota', payload: release, outcome: 'PERSISTED', current: undefined, step: { action: 'done', reason: 'unknown side effect kind "quota": nothing to do' } },
+    {
+      name: 'an unknown side effect kind is done',
+      kind: 'quota',
+      payload: release,
+      outcome: 'PERSISTED',
+      current: undefined,
+      step: { action: 'done', reason: 'unknown side effect kind "quota": nothing to do' },
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -235,9 +343,24 @@ describe('planReconcile', () => {
 
 describe('describeOwner', () => {
   const cases: { name: string; owner: string; requester: string; text: string }[] = [
-    { name: 'same namespace: named', owner: 'networking.k8s.io/Ingress/shop/web', requester: 'shop', text: 'Ingress shop/web' },
-    { name: 'another namespace: not named', owner: 'networking.k8s.io/Ingress/other/web', requester: 'shop', text: 'an Ingress in another namespace' },
-    { name: 'another namespace, consonant', owner: '/Service/other/web', requester: 'shop', text: 'a Service in another namespace' },
+    {
+      name: 'same namespace: named',
+      owner: 'networking.k8s.io/Ingress/shop/web',
+      requester: 'shop',
+      text: 'Ingress shop/web',
+    },
+    {
+      name: 'another namespace: not named',
+      owner: 'networking.k8s.io/Ingress/other/web',
+      requester: 'shop',
+      text: 'an Ingress in another namespace',
+    },
+    {
+      name: 'another namespace, consonant',
+      owner: '/Service/other/web',
+      requester: 'shop',
+      text: 'a Service in another namespace',
+    },
     { name: 'cluster-scoped: named', owner: '/PersistentVolume//pv1', requester: 'shop', text: 'PersistentVolume pv1' },
     { name: 'an object being created', owner: 'generated:u9', requester: 'shop', text: 'an object being created' },
     { name: 'malformed', owner: 'x', requester: 'shop', text: 'another object' },

@@ -76,7 +76,9 @@ export function planAdmission(request: LedgerRequest, config: LedgerConfig): Adm
   const claimsOf = (object: JsonValue | undefined): Claim[] =>
     ledgers.flatMap((ledger) => {
       const value = readValue(object, ledger);
-      return value === undefined ? [] : [{ ledger: ledger.name, annotation: ledger.annotation, value, key: logicalKey(ledger, namespace, value) }];
+      return value === undefined
+        ? []
+        : [{ ledger: ledger.name, annotation: ledger.annotation, value, key: logicalKey(ledger, namespace, value) }];
     });
   switch (request.operation) {
     case 'CREATE':
@@ -98,7 +100,9 @@ export function planAdmission(request: LedgerRequest, config: LedgerConfig): Adm
 }
 
 export function matchesKind(pattern: KindPattern, kind: { group: string; kind: string }): boolean {
-  return (pattern.group === '*' || pattern.group === kind.group) && (pattern.kind === '*' || pattern.kind === kind.kind);
+  return (
+    (pattern.group === '*' || pattern.group === kind.group) && (pattern.kind === '*' || pattern.kind === kind.kind)
+  );
 }
 
 /** `hostnames/shop.example.com` (Cluster scope) or `quota-slots/payments/slot-1` (Namespace scope). */
@@ -121,11 +125,16 @@ export function describeOwner(owner: string, requesterNamespace: string): string
   const [, kind, namespace, name] = owner.split('/');
   if (kind === undefined || namespace === undefined || name === undefined) return 'another object';
   if (namespace === '') return `${kind} ${name}`;
-  return namespace === requesterNamespace ? `${kind} ${namespace}/${name}` : `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} in another namespace`;
+  return namespace === requesterNamespace
+    ? `${kind} ${namespace}/${name}`
+    : `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} in another namespace`;
 }
 
 /** The ledger's value in an object: the annotation, trimmed (and lowercased when configured); absent or empty is no value. */
-export function readValue(object: JsonValue | undefined, ledger: Pick<LedgerSpec, 'annotation' | 'lowercase'>): string | undefined {
+export function readValue(
+  object: JsonValue | undefined,
+  ledger: Pick<LedgerSpec, 'annotation' | 'lowercase'>,
+): string | undefined {
   const metadata = isMap(object) ? object['metadata'] : undefined;
   const annotations = isMap(metadata) ? metadata['annotations'] : undefined;
   const raw = isMap(annotations) ? annotations[ledger.annotation] : undefined;
@@ -196,8 +205,14 @@ export function planReconcile(
     return { action: 'confirm', token: reservation.token, identity, restore: carriesValue };
   }
   if (sideEffectKind === SIDE_EFFECT_RELEASE) {
-    if (outcome === 'NOT_PERSISTED') return { action: 'done', reason: 'the change was not persisted: the object keeps its value' };
-    if (isTerminating(current)) return { action: 'retry', reason: 'the object is being deleted (finalizers pending)', retryAfterMs: RETRY_TERMINATING_MS };
+    if (outcome === 'NOT_PERSISTED')
+      return { action: 'done', reason: 'the change was not persisted: the object keeps its value' };
+    if (isTerminating(current))
+      return {
+        action: 'retry',
+        reason: 'the object is being deleted (finalizers pending)',
+        retryAfterMs: RETRY_TERMINATING_MS,
+      };
     if (carriesValue) return { action: 'done', reason: 'the object carries the value again: the reservation stays' };
     return { action: 'release-owned', owner: payload.owner };
   }

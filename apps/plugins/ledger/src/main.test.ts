@@ -15,7 +15,8 @@ describe('ledger main', () => {
     await redis.stop();
   });
 
-  const validConfig = () => `keyPrefix: "${uniquePrefix()}"\nledgers: [{ name: hostnames, kinds: [networking.k8s.io/Ingress], annotation: example.com/host }]\n`;
+  const validConfig = () =>
+    `keyPrefix: "${uniquePrefix()}"\nledgers: [{ name: hostnames, kinds: [networking.k8s.io/Ingress], annotation: example.com/host }]\n`;
 
   it('serves, then exits 0 on SIGTERM', async () => {
     const run = await runPluginMain({ pluginDir, config: validConfig(), env: { REDIS_URL: redis.url } });
@@ -28,7 +29,8 @@ describe('ledger main', () => {
       name: 'unreachable Redis: exits 1 saying where and what to do',
       config: validConfig,
       redisUrl: 'redis://127.0.0.1:1',
-      stderr: 'ledger: cannot reach Redis at redis://127.0.0.1:1 (REDIS_URL): connect ECONNREFUSED 127.0.0.1:1. Start Redis there, or set REDIS_URL to a reachable Redis.',
+      stderr:
+        'ledger: cannot reach Redis at redis://127.0.0.1:1 (REDIS_URL): connect ECONNREFUSED 127.0.0.1:1. Start Redis there, or set REDIS_URL to a reachable Redis.',
     },
     {
       name: 'invalid configuration: exits 1 naming the field',
@@ -37,10 +39,14 @@ describe('ledger main', () => {
     },
   ];
   for (const c of failures) {
-    it(c.name, async () => {
-      const run = await runPluginMain({ pluginDir, config: c.config(), env: { REDIS_URL: c.redisUrl ?? redis.url } });
-      expect(run.exitCode).toBe(1);
-      expect(run.stderr).toContain(c.stderr);
-    }, 30_000);
+    it(
+      c.name,
+      async () => {
+        const run = await runPluginMain({ pluginDir, config: c.config(), env: { REDIS_URL: c.redisUrl ?? redis.url } });
+        expect(run.exitCode).toBe(1);
+        expect(run.stderr).toContain(c.stderr);
+      },
+      30_000,
+    );
   }
 });

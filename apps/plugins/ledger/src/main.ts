@@ -12,16 +12,26 @@ import { connectRedis, watchRedis } from './redis.js';
 import { createLedgerStore } from './store.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string' }, listen: { type: 'string' }, hook: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { config: { type: 'string' }, listen: { type: 'string' }, hook: { type: 'string' } },
+  });
   if (!values.config || !values.listen) {
-    throw new Error('usage: ledger --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]');
+    throw new Error(
+      'usage: ledger --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]',
+    );
   }
   const logger = pino({ name: 'ledger' });
   const config = await loadLedgerConfig(values.config);
   const redis = await connectRedis(process.env);
   watchRedis(redis, logger);
-  const store = createLedgerStore(redis, { keyPrefix: config.keyPrefix, pendingTtlMs: config.pendingTtlSeconds * 1000 });
-  const server = await servePlugin(buildLedgerPlugin({ config, store, hook: values.hook ?? DEFAULT_HOOK }), { listen: values.listen, logger });
+  const store = createLedgerStore(redis, {
+    keyPrefix: config.keyPrefix,
+    pendingTtlMs: config.pendingTtlSeconds * 1000,
+  });
+  const server = await servePlugin(buildLedgerPlugin({ config, store, hook: values.hook ?? DEFAULT_HOOK }), {
+    listen: values.listen,
+    logger,
+  });
 
   const stop = (): void => {
     server

@@ -12,7 +12,15 @@ import { parseLedgerConfig } from './config.js';
 import { buildLedgerPlugin } from './plugin.js';
 import { createLedgerStore, type LedgerStore } from './store.js';
 import { RETRY_TERMINATING_MS, RETRY_UNKNOWN_MS } from './decide.js';
-import { admit, admitMessage, admitStream, parseJson, reconcile, serveOnUnixSocket, type ServedPlugin } from '@hookgate/plugin-sdk/testing';
+import {
+  admit,
+  admitMessage,
+  admitStream,
+  parseJson,
+  reconcile,
+  serveOnUnixSocket,
+  type ServedPlugin,
+} from '@hookgate/plugin-sdk/testing';
 import { deletePrefix, openTestRedis, uniquePrefix, type TestRedis } from '../test/redis.js';
 
 const HOOK = 'ledger.hookgate.dev';
@@ -32,12 +40,23 @@ function ingress(name: string, host: string | undefined, extra: Record<string, J
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
-    metadata: { name, namespace: 'shop', ...(host !== undefined ? { annotations: { [ANNOTATION]: host } } : {}), ...extra },
+    metadata: {
+      name,
+      namespace: 'shop',
+      ...(host !== undefined ? { annotations: { [ANNOTATION]: host } } : {}),
+      ...extra,
+    },
     spec: {},
   };
 }
 
-function ingressRequest(operation: 'CREATE' | 'UPDATE' | 'DELETE', name: string, object: JsonValue, oldObject: JsonValue = null, dryRun = false): AdmissionRequest {
+function ingressRequest(
+  operation: 'CREATE' | 'UPDATE' | 'DELETE',
+  name: string,
+  object: JsonValue,
+  oldObject: JsonValue = null,
+  dryRun = false,
+): AdmissionRequest {
   return {
     uid: randomUUID(),
     kind: { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress' },
@@ -52,14 +71,28 @@ function ingressRequest(operation: 'CREATE' | 'UPDATE' | 'DELETE', name: string,
   };
 }
 
-function reconcileMessage(response: AdmitResponse__Output, index: number, outcome: 'PERSISTED' | 'NOT_PERSISTED' | 'UNKNOWN', current: JsonValue | undefined): ReconcileRequest {
+function reconcileMessage(
+  response: AdmitResponse__Output,
+  index: number,
+  outcome: 'PERSISTED' | 'NOT_PERSISTED' | 'UNKNOWN',
+  current: JsonValue | undefined,
+): ReconcileRequest {
   const sideEffect = response.sideEffects[index]!;
   return {
     hook: HOOK,
     sideEffect: { kind: sideEffect.kind, key: sideEffect.key, payload: sideEffect.payload },
     outcome,
     object: current === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(current)),
-    admission: { uid: response.uid, operation: 'CREATE', group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', namespace: 'shop', name: 'web', allowed: true },
+    admission: {
+      uid: response.uid,
+      operation: 'CREATE',
+      group: 'networking.k8s.io',
+      version: 'v1',
+      resource: 'ingresses',
+      namespace: 'shop',
+      name: 'web',
+      allowed: true,
+    },
     attempt: 1,
   };
 }
@@ -88,14 +121,23 @@ describe('ledger plugin over gRPC (real Redis)', () => {
     await deletePrefix(redis, prefix);
   });
 
-  const validate = (request: AdmissionRequest): Promise<AdmitResponse__Output> => admit(served.client, admitMessage(HOOK, 'VALIDATING', request));
+  const validate = (request: AdmissionRequest): Promise<AdmitResponse__Output> =>
+    admit(served.client, admitMessage(HOOK, 'VALIDATING', request));
 
   it('CREATE reserves the value and reports one reservation side effect', async () => {
     const response = await validate(ingressRequest('CREATE', 'web', ingress('web', 'Shop.Example.com')));
     expect(response.allowed).toBe(true);
     expect(response.sideEffects.map((s) => [s.kind, s.key])).toEqual([['reservation', 'hostnames/shop.example.com']]);
-    expect(parseJson(response.sideEffects[0]!.payload)).toMatchObject({ owner: 'networking.k8s.io/Ingress/shop/web', token: response.uid, value: 'shop.example.com' });
-    expect(await store.inspect('hostnames/shop.example.com')).toMatchObject({ owner: 'networking.k8s.io/Ingress/shop/web', state: 'pending', tokens: [response.uid] });
+    expect(parseJson(response.sideEffects[0]!.payload)).toMatchObject({
+      owner: 'networking.k8s.io/Ingress/shop/web',
+      token: response.uid,
+      value: 'shop.example.com',
+    });
+    expect(await store.inspect('hostnames/shop.example.com')).toMatchObject({
+      owner: 'networking.k8s.io/Ingress/shop/web',
+      state: 'pending',
+      tokens: [response.uid],
+    });
   });
 
   it('a duplicate is denied with 409, naming the value and the holder', async () => {
@@ -105,7 +147,8 @@ describe('ledger plugin over gRPC (real Redis)', () => {
     expect(response.status).toEqual({
       code: 409,
       reason: 'Conflict',
-      message: 'Ingress "shop/web2": "shop.example.com" (annotation ledger.hookgate.dev/hostname) is already reserved in ledger "hostnames" by Ingress shop/web; choose another value',
+      message:
+        'Ingress "shop/web2": "shop.example.com" (annotation ledger.hookgate.dev/hostname) is already reserved in ledger "hostnames" by Ingress shop/web; choose another value',
     });
     expect(response.sideEffects).toEqual([]);
   });
@@ -126,14 +169,21 @@ describe('ledger plugin over gRPC (real Redis)', () => {
     const response = await validate(ingressRequest('CREATE', 'web', ingress('web', undefined)));
     expect(response.allowed).toBe(true);
     expect(response.sideEffects).toEqual([]);
-    const pod = await validate({ ...ingressRequest('CREATE', 'p', ingress('p', 'x.example.com')), kind: { group: '', version: 'v1', kind: 'Pod' } });
+    const pod = await validate({
+      ...ingressRequest('CREATE', 'p', ingress('p', 'x.example.com')),
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+    });
     expect(pod.sideEffects).toEqual([]);
   });
 
   it('Reconcile NOT_PERSISTED releases the reservation; replaying it is harmless', async () => {
     const response = await validate(ingressRequest('CREATE', 'web', ingress('web', 'gone.example.com')));
     const first = await reconcile(served.client, reconcileMessage(response, 0, 'NOT_PERSISTED', undefined));
-    expect(first).toEqual({ done: true, message: 'ledger: hostnames/gone.example.com: reservation released (the object was not persisted)', retryAfterMs: 0 });
+    expect(first).toEqual({
+      done: true,
+      message: 'ledger: hostnames/gone.example.com: reservation released (the object was not persisted)',
+      retryAfterMs: 0,
+    });
     expect(await store.inspect('hostnames/gone.example.com')).toBeUndefined();
     const again = await reconcile(served.client, reconcileMessage(response, 0, 'NOT_PERSISTED', undefined));
     expect(again.done).toBe(true);
@@ -147,15 +197,26 @@ describe('ledger plugin over gRPC (real Redis)', () => {
     expect(winner.allowed).toBe(true);
     const replay = await reconcile(served.client, reconcileMessage(lost, 0, 'NOT_PERSISTED', undefined));
     expect(replay.done).toBe(true);
-    expect(await store.inspect('hostnames/busy.example.com')).toMatchObject({ owner: 'networking.k8s.io/Ingress/shop/web2', state: 'pending' });
+    expect(await store.inspect('hostnames/busy.example.com')).toMatchObject({
+      owner: 'networking.k8s.io/Ingress/shop/web2',
+      state: 'pending',
+    });
   });
 
   it('Reconcile PERSISTED confirms (no expiry); replaying it changes nothing', async () => {
     const object = ingress('web', 'kept.example.com');
     const response = await validate(ingressRequest('CREATE', 'web', object));
     const first = await reconcile(served.client, reconcileMessage(response, 0, 'PERSISTED', object));
-    expect(first).toEqual({ done: true, message: 'ledger: hostnames/kept.example.com: reservation confirmed', retryAfterMs: 0 });
-    expect(await store.inspect('hostnames/kept.example.com')).toMatchObject({ state: 'confirmed', tokens: [], ttlMs: -1 });
+    expect(first).toEqual({
+      done: true,
+      message: 'ledger: hostnames/kept.example.com: reservation confirmed',
+      retryAfterMs: 0,
+    });
+    expect(await store.inspect('hostnames/kept.example.com')).toMatchObject({
+      state: 'confirmed',
+      tokens: [],
+      ttlMs: -1,
+    });
     const again = await reconcile(served.client, reconcileMessage(response, 0, 'PERSISTED', object));
     expect(again.message).toBe('ledger: hostnames/kept.example.com: already settled; nothing changed');
     expect(await store.inspect('hostnames/kept.example.com')).toMatchObject({ state: 'confirmed', tokens: [] });
@@ -164,7 +225,11 @@ describe('ledger plugin over gRPC (real Redis)', () => {
   it('Reconcile UNKNOWN keeps the reservation and asks to retry later', async () => {
     const response = await validate(ingressRequest('CREATE', 'web', ingress('web', 'unsure.example.com')));
     const answer = await reconcile(served.client, reconcileMessage(response, 0, 'UNKNOWN', undefined));
-    expect(answer).toEqual({ done: false, message: 'ledger: hostnames/unsure.example.com: the outcome of the admission is not known yet', retryAfterMs: RETRY_UNKNOWN_MS });
+    expect(answer).toEqual({
+      done: false,
+      message: 'ledger: hostnames/unsure.example.com: the outcome of the admission is not known yet',
+      retryAfterMs: RETRY_UNKNOWN_MS,
+    });
     expect(await store.inspect('hostnames/unsure.example.com')).toMatchObject({ state: 'pending' });
   });
 
@@ -223,7 +288,11 @@ describe('ledger plugin over gRPC (real Redis)', () => {
   });
 
   it('AdmitStream: concurrent claims of one value on one stream, exactly one wins', async () => {
-    const messages = Array.from({ length: 8 }, (_, i) => admitMessage(HOOK, 'VALIDATING', ingressRequest('CREATE', `web-${i}`, ingress(`web-${i}`, 'race.example.com')), { id: i + 1 }));
+    const messages = Array.from({ length: 8 }, (_, i) =>
+      admitMessage(HOOK, 'VALIDATING', ingressRequest('CREATE', `web-${i}`, ingress(`web-${i}`, 'race.example.com')), {
+        id: i + 1,
+      }),
+    );
     const answers = await admitStream(served.client, messages);
     expect(answers.size).toBe(8);
     const allowed = [...answers.values()].filter((a) => a.allowed);
@@ -233,9 +302,14 @@ describe('ledger plugin over gRPC (real Redis)', () => {
 
   it('Redis unavailable: the call fails as a hook error (the failurePolicy decides), the plugin keeps serving', async () => {
     const broken = new Redis(testRedis.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-    const brokenServed = await serveOnUnixSocket(buildLedgerPlugin({ config, store: createLedgerStore(broken, { keyPrefix: prefix, pendingTtlMs: 60_000 }) }));
+    const brokenServed = await serveOnUnixSocket(
+      buildLedgerPlugin({ config, store: createLedgerStore(broken, { keyPrefix: prefix, pendingTtlMs: 60_000 }) }),
+    );
     try {
-      const error = await admit(brokenServed.client, admitMessage(HOOK, 'VALIDATING', ingressRequest('CREATE', 'web', ingress('web', 'x.example.com')))).then(
+      const error = await admit(
+        brokenServed.client,
+        admitMessage(HOOK, 'VALIDATING', ingressRequest('CREATE', 'web', ingress('web', 'x.example.com'))),
+      ).then(
         () => undefined,
         (e: grpc.ServiceError) => e,
       );

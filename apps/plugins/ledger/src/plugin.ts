@@ -5,7 +5,14 @@
  * Validating rather than mutating: validating hooks run after every mutation, so the value claimed
  * is the one that will be persisted, and a claim is made once per request (no reinvocation).
  */
-import { definePlugin, type HookRequest, type Plugin, type ReconcileRequest, type ReconcileResult, type ValidateResult } from '@hookgate/plugin-sdk';
+import {
+  definePlugin,
+  type HookRequest,
+  type Plugin,
+  type ReconcileRequest,
+  type ReconcileResult,
+  type ValidateResult,
+} from '@hookgate/plugin-sdk';
 import type { JsonValue } from '@hookgate/admission';
 import {
   SIDE_EFFECT_RELEASE,
@@ -42,7 +49,11 @@ export function buildLedgerPlugin({ config, store, hook = DEFAULT_HOOK }: Ledger
   });
 }
 
-export async function admitToLedger(request: HookRequest, config: LedgerConfig, store: LedgerStore): Promise<ValidateResult> {
+export async function admitToLedger(
+  request: HookRequest,
+  config: LedgerConfig,
+  store: LedgerStore,
+): Promise<ValidateResult> {
   const view: LedgerRequest = {
     uid: request.uid,
     operation: request.operation,
@@ -58,7 +69,12 @@ export async function admitToLedger(request: HookRequest, config: LedgerConfig, 
 
   if (plan.claims.length > 0) {
     // dryRun: check for duplicates, write nothing (sideEffects: NoneOnDryRun).
-    const result = await store.claim(plan.claims.map((c) => c.key), plan.owner, request.uid, request.dryRun);
+    const result = await store.claim(
+      plan.claims.map((c) => c.key),
+      plan.owner,
+      request.uid,
+      request.dryRun,
+    );
     if (!result.ok) {
       const claim = plan.claims[result.index]!;
       return { allowed: false, code: 409, reason: 'Conflict', message: describeConflict(view, claim, result.holder) };
@@ -80,7 +96,12 @@ export async function admitToLedger(request: HookRequest, config: LedgerConfig, 
     request.reportSideEffect(SIDE_EFFECT_RESERVATION, claim.key, payload as unknown as JsonValue);
   }
   for (const release of plan.releases) {
-    const payload: ReleasePayload = { owner: plan.owner, annotation: release.annotation, value: release.value, lowercase: byKey.get(release.ledger)?.lowercase ?? false };
+    const payload: ReleasePayload = {
+      owner: plan.owner,
+      annotation: release.annotation,
+      value: release.value,
+      lowercase: byKey.get(release.ledger)?.lowercase ?? false,
+    };
     request.reportSideEffect(SIDE_EFFECT_RELEASE, release.key, payload as unknown as JsonValue);
   }
   return { allowed: true };
@@ -91,7 +112,10 @@ export async function reconcileSideEffect(request: ReconcileRequest, store: Ledg
   const payload = readPayload(kind, request.sideEffect.payload);
   if (payload === undefined) {
     // Retrying cannot fix an unreadable payload; say so and stop.
-    return { done: true, message: `ledger: side effect ${kind} ${JSON.stringify(key)} has no readable payload; nothing done` };
+    return {
+      done: true,
+      message: `ledger: side effect ${kind} ${JSON.stringify(key)} has no readable payload; nothing done`,
+    };
   }
   const step = planReconcile(kind, payload, request.outcome, request.object as JsonValue | undefined);
   switch (step.action) {
@@ -101,7 +125,12 @@ export async function reconcileSideEffect(request: ReconcileRequest, store: Ledg
       return { done: true, message: `ledger: ${key}: ${step.reason}` };
     case 'confirm': {
       const owner = (payload as ReservationPayload).owner;
-      const result = await store.settle(key, 'PERSISTED', { token: step.token, owner, restore: step.restore, ...(step.identity ? { identity: step.identity } : {}) });
+      const result = await store.settle(key, 'PERSISTED', {
+        token: step.token,
+        owner,
+        restore: step.restore,
+        ...(step.identity ? { identity: step.identity } : {}),
+      });
       return { done: true, message: `ledger: ${key}: ${SETTLE_MESSAGES[result]}` };
     }
     case 'release-claim': {
@@ -111,7 +140,8 @@ export async function reconcileSideEffect(request: ReconcileRequest, store: Ledg
     }
     case 'release-owned': {
       const result = await store.release(key, step.owner);
-      if (result === 'busy') return { done: false, message: `ledger: ${key}: ${RELEASE_MESSAGES[result]}`, retryAfterMs: RETRY_BUSY_MS };
+      if (result === 'busy')
+        return { done: false, message: `ledger: ${key}: ${RELEASE_MESSAGES[result]}`, retryAfterMs: RETRY_BUSY_MS };
       return { done: true, message: `ledger: ${key}: ${RELEASE_MESSAGES[result]}` };
     }
   }
@@ -143,10 +173,15 @@ function readPayload(kind: string, bytes: Buffer): ReservationPayload | ReleaseP
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const p = parsed as Record<string, unknown>;
-  const common = typeof p['owner'] === 'string' && typeof p['annotation'] === 'string' && typeof p['value'] === 'string';
+  const common =
+    typeof p['owner'] === 'string' && typeof p['annotation'] === 'string' && typeof p['value'] === 'string';
   if (!common) return undefined;
   if (kind === SIDE_EFFECT_RESERVATION) {
-    const ok = typeof p['token'] === 'string' && typeof p['group'] === 'string' && typeof p['kind'] === 'string' && typeof p['namespace'] === 'string';
+    const ok =
+      typeof p['token'] === 'string' &&
+      typeof p['group'] === 'string' &&
+      typeof p['kind'] === 'string' &&
+      typeof p['namespace'] === 'string';
     return ok ? (parsed as ReservationPayload) : undefined;
   }
   return parsed as ReleasePayload;

@@ -16,7 +16,10 @@ export interface ConnectOptions {
   connectTimeoutMs?: number;
 }
 
-export async function connectRedis(env: Record<string, string | undefined>, options: ConnectOptions = {}): Promise<Redis> {
+export async function connectRedis(
+  env: Record<string, string | undefined>,
+  options: ConnectOptions = {},
+): Promise<Redis> {
   const fromEnv = env['REDIS_URL'];
   const url = fromEnv === undefined || fromEnv === '' ? DEFAULT_REDIS_URL : fromEnv;
   const redis = new Redis(url, {
@@ -63,13 +66,19 @@ export function redactUrl(url: string): string {
 }
 
 /** Logs a lost connection once, and its return once, rather than every reconnect attempt. */
-export function watchRedis(redis: Redis, logger: { warn(fields: object, message: string): void; info(fields: object, message: string): void }): void {
+export function watchRedis(
+  redis: Redis,
+  logger: { warn(fields: object, message: string): void; info(fields: object, message: string): void },
+): void {
   let healthy = true;
   redis.removeAllListeners('error');
   redis.on('error', (error: Error) => {
     if (!healthy) return;
     healthy = false;
-    logger.warn({ err: error.message }, 'ledger: Redis connection lost; admissions fail (the hook failurePolicy applies) until it returns');
+    logger.warn(
+      { err: error.message },
+      'ledger: Redis connection lost; admissions fail (the hook failurePolicy applies) until it returns',
+    );
   });
   redis.on('ready', () => {
     if (healthy) return;

@@ -37,7 +37,13 @@ describe('ledger store (real Redis)', () => {
 
   it('claims a free key as pending with the token', async () => {
     expect(await store.claim(['hosts/a'], A, 't1', false)).toEqual({ ok: true });
-    expect(await inspect('hosts/a')).toEqual({ owner: A, state: 'pending', tokens: ['t1'], claimedAt: 1_000, expires: true });
+    expect(await inspect('hosts/a')).toEqual({
+      owner: A,
+      state: 'pending',
+      tokens: ['t1'],
+      claimedAt: 1_000,
+      expires: true,
+    });
   });
 
   it('refuses a key held by another owner and writes nothing (all or none)', async () => {
@@ -188,7 +194,13 @@ describe('ledger store (real Redis)', () => {
     });
   }
 
-  const releaseCases: { name: string; setup: (s: LedgerStore) => Promise<unknown>; owner: string; result: string; remains: boolean }[] = [
+  const releaseCases: {
+    name: string;
+    setup: (s: LedgerStore) => Promise<unknown>;
+    owner: string;
+    result: string;
+    remains: boolean;
+  }[] = [
     {
       name: 'a confirmed key of the owner is released',
       setup: async (s) => {
@@ -199,8 +211,20 @@ describe('ledger store (real Redis)', () => {
       result: 'released',
       remains: false,
     },
-    { name: 'a key with a pending admission of the owner is busy', setup: (s) => s.claim(['k'], A, 't1', false), owner: A, result: 'busy', remains: true },
-    { name: "another owner's key is left alone", setup: (s) => s.claim(['k'], B, 't1', false), owner: A, result: 'not-owner', remains: true },
+    {
+      name: 'a key with a pending admission of the owner is busy',
+      setup: (s) => s.claim(['k'], A, 't1', false),
+      owner: A,
+      result: 'busy',
+      remains: true,
+    },
+    {
+      name: "another owner's key is left alone",
+      setup: (s) => s.claim(['k'], B, 't1', false),
+      owner: A,
+      result: 'not-owner',
+      remains: true,
+    },
     { name: 'an absent key', setup: async () => undefined, owner: A, result: 'absent', remains: false },
   ];
   for (const c of releaseCases) {
@@ -212,7 +236,9 @@ describe('ledger store (real Redis)', () => {
   }
 
   it('concurrent claims of one value by two owners: exactly one wins', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.claim(['race'], `/Ingress/ns${i}/web`, `t${i}`, false)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.claim(['race'], `/Ingress/ns${i}/web`, `t${i}`, false)),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
 });

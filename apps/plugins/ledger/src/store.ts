@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 
 const script = (name: string): string => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
-const SCRIPTS = { ledgerClaim: script('claim'), ledgerSettle: script('settle'), ledgerRelease: script('release') } as const;
+const SCRIPTS = {
+  ledgerClaim: script('claim'),
+  ledgerSettle: script('settle'),
+  ledgerRelease: script('release'),
+} as const;
 
 export type ClaimResult = { ok: true } | { ok: false; index: number; holder: string };
 export type SettleResult = 'confirmed' | 'restored' | 'released' | 'kept' | 'stale' | 'absent' | 'taken';
@@ -25,7 +29,11 @@ export interface Reservation {
 export interface LedgerStore {
   /** Claims every key for the owner under this token, or none if another owner holds one. checkOnly: dryRun. */
   claim(keys: readonly string[], owner: string, token: string, checkOnly: boolean): Promise<ClaimResult>;
-  settle(key: string, outcome: 'PERSISTED' | 'NOT_PERSISTED', claim: { token: string; owner: string; identity?: string; restore: boolean }): Promise<SettleResult>;
+  settle(
+    key: string,
+    outcome: 'PERSISTED' | 'NOT_PERSISTED',
+    claim: { token: string; owner: string; identity?: string; restore: boolean },
+  ): Promise<SettleResult>;
   release(key: string, owner: string): Promise<ReleaseResult>;
   /** The reservation behind a logical key, for tests and operators. */
   inspect(key: string): Promise<Reservation | undefined>;
@@ -53,13 +61,29 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
   return {
     async claim(keys, owner, token, checkOnly) {
       if (keys.length === 0) return { ok: true };
-      const [status, index, holder] = await commands.ledgerClaim(keys.length, ...keys.map(redisKey), owner, token, checkOnly ? '1' : '0', String(clock()), String(pendingTtlMs));
+      const [status, index, holder] = await commands.ledgerClaim(
+        keys.length,
+        ...keys.map(redisKey),
+        owner,
+        token,
+        checkOnly ? '1' : '0',
+        String(clock()),
+        String(pendingTtlMs),
+      );
       if (status === 1) return { ok: true };
       return { ok: false, index: (index ?? 1) - 1, holder: holder ?? '' };
     },
 
     async settle(key, outcome, claim) {
-      const result = await commands.ledgerSettle(redisKey(key), outcome, claim.token, claim.owner, claim.identity ?? '', claim.restore ? '1' : '0', String(clock()));
+      const result = await commands.ledgerSettle(
+        redisKey(key),
+        outcome,
+        claim.token,
+        claim.owner,
+        claim.identity ?? '',
+        claim.restore ? '1' : '0',
+        String(clock()),
+      );
       return result as SettleResult;
     },
 
@@ -68,7 +92,10 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
     },
 
     async inspect(key) {
-      const [[, fields], [, ttlMs]] = (await redis.multi().hgetall(redisKey(key)).pttl(redisKey(key)).exec()) as [[null, Record<string, string>], [null, number]];
+      const [[, fields], [, ttlMs]] = (await redis.multi().hgetall(redisKey(key)).pttl(redisKey(key)).exec()) as [
+        [null, Record<string, string>],
+        [null, number],
+      ];
       if (fields['owner'] === undefined) return undefined;
       return {
         owner: fields['owner'],
@@ -85,6 +112,8 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
 function defineScripts(redis: Redis): void {
   const defined = redis as unknown as Record<string, unknown>;
   if (typeof defined['ledgerClaim'] !== 'function') redis.defineCommand('ledgerClaim', { lua: SCRIPTS.ledgerClaim });
-  if (typeof defined['ledgerSettle'] !== 'function') redis.defineCommand('ledgerSettle', { numberOfKeys: 1, lua: SCRIPTS.ledgerSettle });
-  if (typeof defined['ledgerRelease'] !== 'function') redis.defineCommand('ledgerRelease', { numberOfKeys: 1, lua: SCRIPTS.ledgerRelease });
+  if (typeof defined['ledgerSettle'] !== 'function')
+    redis.defineCommand('ledgerSettle', { numberOfKeys: 1, lua: SCRIPTS.ledgerSettle });
+  if (typeof defined['ledgerRelease'] !== 'function')
+    redis.defineCommand('ledgerRelease', { numberOfKeys: 1, lua: SCRIPTS.ledgerRelease });
 }

@@ -38,12 +38,16 @@ describe('parsePodDefaultsConfig', () => {
     {
       name: 'unknown pull policy',
       yaml: 'imagePullPolicy: Sometimes',
-      problems: ['imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"'],
+      problems: [
+        'imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
+      ],
     },
     {
       name: 'a typo in a top-level key',
       yaml: 'imagePulPolicy: Always',
-      problems: ['imagePulPolicy: Unsupported value: "imagePulPolicy": supported values: "imagePullPolicy", "resources", "containers", "namespaceLabels", "fromNamespace"'],
+      problems: [
+        'imagePulPolicy: Unsupported value: "imagePulPolicy": supported values: "imagePullPolicy", "resources", "containers", "namespaceLabels", "fromNamespace"',
+      ],
     },
     {
       name: 'bad quantity and unquoted number',
@@ -56,17 +60,23 @@ describe('parsePodDefaultsConfig', () => {
     {
       name: 'unknown container list',
       yaml: 'containers: [ephemeralContainers]',
-      problems: ['containers[0]: Unsupported value: "ephemeralContainers": supported values: "containers", "initContainers"'],
+      problems: [
+        'containers[0]: Unsupported value: "ephemeralContainers": supported values: "containers", "initContainers"',
+      ],
     },
     {
       name: 'invalid label value in the namespace map',
       yaml: 'namespaceLabels: { payments: { team: "has spaces" } }',
-      problems: ['namespaceLabels.payments.team: Invalid value: "has spaces": must be a label value (63 characters at most: letters, digits, "-", "_", ".")'],
+      problems: [
+        'namespaceLabels.payments.team: Invalid value: "has spaces": must be a label value (63 characters at most: letters, digits, "-", "_", ".")',
+      ],
     },
     {
       name: 'fromNamespace without any namespace labels',
       yaml: 'fromNamespace: { labels: [team] }',
-      problems: ['namespaceLabels: Invalid value: {}: fromNamespace needs the labels of at least one namespace here (the plugin cannot read Namespace objects)'],
+      problems: [
+        'namespaceLabels: Invalid value: {}: fromNamespace needs the labels of at least one namespace here (the plugin cannot read Namespace objects)',
+      ],
     },
     {
       name: 'the root is not a mapping',

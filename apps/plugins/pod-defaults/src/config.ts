@@ -7,7 +7,14 @@
  *   namespaceLabels: { payments: { team: payments, cost-center: "4711" } }
  *   fromNamespace: { labels: [team], annotations: { example.com/cost-center: cost-center } }
  */
-import { joinFieldPath, loadPluginConfig, parsePluginConfig, validLabelValue, validQualifiedName, type FieldReader } from '@hookgate/plugin-sdk';
+import {
+  joinFieldPath,
+  loadPluginConfig,
+  parsePluginConfig,
+  validLabelValue,
+  validQualifiedName,
+  type FieldReader,
+} from '@hookgate/plugin-sdk';
 import type { ContainerList, PodDefaults, PullPolicy } from './decide.js';
 
 const PLUGIN = 'pod-defaults';
@@ -25,7 +32,8 @@ export function parsePodDefaultsConfig(text: string, source: string): PodDefault
 }
 
 function readPodDefaults(document: unknown, r: FieldReader): PodDefaults {
-  const root = r.object(document, '', ['imagePullPolicy', 'resources', 'containers', 'namespaceLabels', 'fromNamespace']) ?? {};
+  const root =
+    r.object(document, '', ['imagePullPolicy', 'resources', 'containers', 'namespaceLabels', 'fromNamespace']) ?? {};
 
   const imagePullPolicy = r.string(root['imagePullPolicy'], 'imagePullPolicy');
   if (imagePullPolicy !== undefined && !PULL_POLICIES.includes(imagePullPolicy as PullPolicy)) {
@@ -35,8 +43,14 @@ function readPodDefaults(document: unknown, r: FieldReader): PodDefaults {
   const resources = r.object(root['resources'], 'resources', ['requests']);
   const requests = r.stringMap(resources?.['requests'], 'resources.requests') ?? {};
   for (const [name, quantity] of Object.entries(requests)) {
-    if (!validQualifiedName(name)) r.invalid(joinFieldPath('resources.requests', name), name, 'must be a resource name such as cpu, memory or example.com/gpu');
-    if (!QUANTITY.test(quantity)) r.invalid(joinFieldPath('resources.requests', name), quantity, 'must be a quantity such as 100m, 0.5 or 128Mi');
+    if (!validQualifiedName(name))
+      r.invalid(
+        joinFieldPath('resources.requests', name),
+        name,
+        'must be a resource name such as cpu, memory or example.com/gpu',
+      );
+    if (!QUANTITY.test(quantity))
+      r.invalid(joinFieldPath('resources.requests', name), quantity, 'must be a quantity such as 100m, 0.5 or 128Mi');
   }
 
   const containerLists = r.stringArray(root['containers'], 'containers') ?? [...CONTAINER_LISTS];
@@ -51,7 +65,12 @@ function readPodDefaults(document: unknown, r: FieldReader): PodDefaults {
     if (map === undefined) continue;
     for (const [key, value] of Object.entries(map)) {
       if (!validQualifiedName(key)) r.invalid(joinFieldPath(path, key), key, 'must be a label key');
-      if (!validLabelValue(value)) r.invalid(joinFieldPath(path, key), value, 'must be a label value (63 characters at most: letters, digits, "-", "_", ".")');
+      if (!validLabelValue(value))
+        r.invalid(
+          joinFieldPath(path, key),
+          value,
+          'must be a label value (63 characters at most: letters, digits, "-", "_", ".")',
+        );
     }
     namespaceLabels[namespace] = map;
   }
@@ -63,11 +82,17 @@ function readPodDefaults(document: unknown, r: FieldReader): PodDefaults {
   });
   const copyAnnotations = r.stringMap(fromNamespace?.['annotations'], 'fromNamespace.annotations') ?? {};
   for (const [annotation, labelKey] of Object.entries(copyAnnotations)) {
-    if (!validQualifiedName(annotation)) r.invalid(joinFieldPath('fromNamespace.annotations', annotation), annotation, 'must be an annotation key');
-    if (!validQualifiedName(labelKey)) r.invalid(joinFieldPath('fromNamespace.annotations', annotation), labelKey, 'must be a namespace label key');
+    if (!validQualifiedName(annotation))
+      r.invalid(joinFieldPath('fromNamespace.annotations', annotation), annotation, 'must be an annotation key');
+    if (!validQualifiedName(labelKey))
+      r.invalid(joinFieldPath('fromNamespace.annotations', annotation), labelKey, 'must be a namespace label key');
   }
   if ((copyLabels.length > 0 || Object.keys(copyAnnotations).length > 0) && Object.keys(namespaceLabels).length === 0) {
-    r.invalid('namespaceLabels', {}, 'fromNamespace needs the labels of at least one namespace here (the plugin cannot read Namespace objects)');
+    r.invalid(
+      'namespaceLabels',
+      {},
+      'fromNamespace needs the labels of at least one namespace here (the plugin cannot read Namespace objects)',
+    );
   }
 
   return {

@@ -11,22 +11,46 @@ const defaults: PodDefaults = {
   copyAnnotations: { 'example.com/cost-center': 'cost-center' },
 };
 
-const containersOnly: PodDefaults = { ...defaults, requests: {}, containerLists: ['containers'], copyLabels: [], copyAnnotations: {} };
+const containersOnly: PodDefaults = {
+  ...defaults,
+  requests: {},
+  containerLists: ['containers'],
+  copyLabels: [],
+  copyAnnotations: {},
+};
 
 function pod(spec: JsonValue, metadata: JsonValue = { name: 'p' }): JsonValue {
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec };
 }
 
 describe('applyPodDefaults', () => {
-  const cases: { name: string; pod: JsonValue; namespace?: string; defaults?: PodDefaults; expected: JsonValue; changes: string[] }[] = [
+  const cases: {
+    name: string;
+    pod: JsonValue;
+    namespace?: string;
+    defaults?: PodDefaults;
+    expected: JsonValue;
+    changes: string[];
+  }[] = [
     {
       name: 'fills imagePullPolicy and requests on a bare container',
       pod: pod({ containers: [{ name: 'app', image: 'nginx:1.27' }] }),
       namespace: 'other',
       expected: pod({
-        containers: [{ name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', resources: { requests: { cpu: '50m', memory: '64Mi' } } }],
+        containers: [
+          {
+            name: 'app',
+            image: 'nginx:1.27',
+            imagePullPolicy: 'IfNotPresent',
+            resources: { requests: { cpu: '50m', memory: '64Mi' } },
+          },
+        ],
       }),
-      changes: ['spec.containers[app].imagePullPolicy', 'spec.containers[app].resources.requests.cpu', 'spec.containers[app].resources.requests.memory'],
+      changes: [
+        'spec.containers[app].imagePullPolicy',
+        'spec.containers[app].resources.requests.cpu',
+        'spec.containers[app].resources.requests.memory',
+      ],
     },
     {
       name: 'keeps an explicit imagePullPolicy',
@@ -38,13 +62,23 @@ describe('applyPodDefaults', () => {
     {
       name: 'keeps explicit requests and fills only the missing resource',
       pod: pod({ containers: [{ name: 'app', imagePullPolicy: 'Never', resources: { requests: { cpu: '2' } } }] }),
-      expected: pod({ containers: [{ name: 'app', imagePullPolicy: 'Never', resources: { requests: { cpu: '2', memory: '64Mi' } } }] }),
+      expected: pod({
+        containers: [{ name: 'app', imagePullPolicy: 'Never', resources: { requests: { cpu: '2', memory: '64Mi' } } }],
+      }),
       changes: ['spec.containers[app].resources.requests.memory'],
     },
     {
       name: 'a limit without a request is left to the apiserver (request = limit)',
       pod: pod({ containers: [{ name: 'app', imagePullPolicy: 'Never', resources: { limits: { cpu: '10m' } } }] }),
-      expected: pod({ containers: [{ name: 'app', imagePullPolicy: 'Never', resources: { limits: { cpu: '10m' }, requests: { memory: '64Mi' } } }] }),
+      expected: pod({
+        containers: [
+          {
+            name: 'app',
+            imagePullPolicy: 'Never',
+            resources: { limits: { cpu: '10m' }, requests: { memory: '64Mi' } },
+          },
+        ],
+      }),
       changes: ['spec.containers[app].resources.requests.memory'],
     },
     {
@@ -65,14 +99,23 @@ describe('applyPodDefaults', () => {
       name: 'copies namespace labels and annotations when the pod has none',
       pod: pod({ containers: [] }),
       namespace: 'payments',
-      expected: pod({ containers: [] }, { name: 'p', labels: { team: 'payments', tier: 'prod' }, annotations: { 'example.com/cost-center': '4711' } }),
+      expected: pod(
+        { containers: [] },
+        { name: 'p', labels: { team: 'payments', tier: 'prod' }, annotations: { 'example.com/cost-center': '4711' } },
+      ),
       changes: ['metadata.labels[team]', 'metadata.labels[tier]', 'metadata.annotations[example.com/cost-center]'],
     },
     {
       name: "never overwrites the pod's own labels or annotations",
-      pod: pod({ containers: [] }, { name: 'p', labels: { team: 'mine' }, annotations: { 'example.com/cost-center': '1' } }),
+      pod: pod(
+        { containers: [] },
+        { name: 'p', labels: { team: 'mine' }, annotations: { 'example.com/cost-center': '1' } },
+      ),
       namespace: 'payments',
-      expected: pod({ containers: [] }, { name: 'p', labels: { team: 'mine', tier: 'prod' }, annotations: { 'example.com/cost-center': '1' } }),
+      expected: pod(
+        { containers: [] },
+        { name: 'p', labels: { team: 'mine', tier: 'prod' }, annotations: { 'example.com/cost-center': '1' } },
+      ),
       changes: ['metadata.labels[tier]'],
     },
     {
@@ -98,8 +141,20 @@ describe('applyPodDefaults', () => {
     },
     {
       name: 'malformed entries are skipped, not crashed on',
-      pod: pod({ containers: [null, 'x', { name: 'ok', imagePullPolicy: 'Always', resources: { requests: { cpu: '1', memory: '1Gi' } } }] }),
-      expected: pod({ containers: [null, 'x', { name: 'ok', imagePullPolicy: 'Always', resources: { requests: { cpu: '1', memory: '1Gi' } } }] }),
+      pod: pod({
+        containers: [
+          null,
+          'x',
+          { name: 'ok', imagePullPolicy: 'Always', resources: { requests: { cpu: '1', memory: '1Gi' } } },
+        ],
+      }),
+      expected: pod({
+        containers: [
+          null,
+          'x',
+          { name: 'ok', imagePullPolicy: 'Always', resources: { requests: { cpu: '1', memory: '1Gi' } } },
+        ],
+      }),
       changes: [],
     },
     {
@@ -137,12 +192,17 @@ describe('applyPodDefaults', () => {
   }
 
   it('reinvocation after another hook added a container defaults only the new one', () => {
-    const first = applyPodDefaults(pod({ containers: [{ name: 'app' }] }), 'payments', defaults).pod as { spec: { containers: JsonValue[] } };
+    const first = applyPodDefaults(pod({ containers: [{ name: 'app' }] }), 'payments', defaults).pod as {
+      spec: { containers: JsonValue[] };
+    };
     // A later hook (e.g. a sidecar injector) appends a container, so the gateway reinvokes us.
     const withSidecar = structuredClone(first);
     withSidecar.spec.containers.push({ name: 'sidecar', imagePullPolicy: 'Always' });
     const second = applyPodDefaults(withSidecar as unknown as JsonValue, 'payments', defaults);
-    expect(second.changes).toEqual(['spec.containers[sidecar].resources.requests.cpu', 'spec.containers[sidecar].resources.requests.memory']);
+    expect(second.changes).toEqual([
+      'spec.containers[sidecar].resources.requests.cpu',
+      'spec.containers[sidecar].resources.requests.memory',
+    ]);
     expect((second.pod as { spec: { containers: JsonValue[] } }).spec.containers[0]).toEqual(first.spec.containers[0]);
   });
 });
@@ -150,12 +210,36 @@ describe('applyPodDefaults', () => {
 describe('decidePodDefaults', () => {
   const object = pod({ containers: [{ name: 'app' }] });
   const cases: { name: string; request: PodRequest; changed: boolean }[] = [
-    { name: 'Pod CREATE is defaulted', request: { operation: 'CREATE', kind: { group: '', kind: 'Pod' }, namespace: 'payments', object }, changed: true },
-    { name: 'Pod UPDATE is left alone (containers are immutable)', request: { operation: 'UPDATE', kind: { group: '', kind: 'Pod' }, namespace: 'payments', object }, changed: false },
-    { name: 'a pod subresource is left alone', request: { operation: 'CREATE', kind: { group: '', kind: 'Pod' }, subResource: 'binding', object }, changed: false },
-    { name: 'another kind is left alone', request: { operation: 'CREATE', kind: { group: 'apps', kind: 'Deployment' }, object }, changed: false },
-    { name: 'a kind named Pod in another group is left alone', request: { operation: 'CREATE', kind: { group: 'example.com', kind: 'Pod' }, object }, changed: false },
-    { name: 'DELETE without object is left alone', request: { operation: 'DELETE', kind: { group: '', kind: 'Pod' } }, changed: false },
+    {
+      name: 'Pod CREATE is defaulted',
+      request: { operation: 'CREATE', kind: { group: '', kind: 'Pod' }, namespace: 'payments', object },
+      changed: true,
+    },
+    {
+      name: 'Pod UPDATE is left alone (containers are immutable)',
+      request: { operation: 'UPDATE', kind: { group: '', kind: 'Pod' }, namespace: 'payments', object },
+      changed: false,
+    },
+    {
+      name: 'a pod subresource is left alone',
+      request: { operation: 'CREATE', kind: { group: '', kind: 'Pod' }, subResource: 'binding', object },
+      changed: false,
+    },
+    {
+      name: 'another kind is left alone',
+      request: { operation: 'CREATE', kind: { group: 'apps', kind: 'Deployment' }, object },
+      changed: false,
+    },
+    {
+      name: 'a kind named Pod in another group is left alone',
+      request: { operation: 'CREATE', kind: { group: 'example.com', kind: 'Pod' }, object },
+      changed: false,
+    },
+    {
+      name: 'DELETE without object is left alone',
+      request: { operation: 'DELETE', kind: { group: '', kind: 'Pod' } },
+      changed: false,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -83,7 +83,12 @@ function defaultContainers(pod: JsonObject, defaults: PodDefaults, changes: stri
  * with a limit and no request the apiserver sets request = limit, and a default above the limit
  * would make the pod invalid.
  */
-function defaultRequests(container: JsonObject, requests: Record<string, string>, where: string, changes: string[]): void {
+function defaultRequests(
+  container: JsonObject,
+  requests: Record<string, string>,
+  where: string,
+  changes: string[],
+): void {
   const wanted = Object.entries(requests);
   if (wanted.length === 0) return;
   const resources = isObject(container['resources']) ? container['resources'] : {};
@@ -101,7 +106,12 @@ function defaultRequests(container: JsonObject, requests: Record<string, string>
   container['resources'] = resources;
 }
 
-function copyFromNamespace(pod: JsonObject, namespace: string | undefined, defaults: PodDefaults, changes: string[]): void {
+function copyFromNamespace(
+  pod: JsonObject,
+  namespace: string | undefined,
+  defaults: PodDefaults,
+  changes: string[],
+): void {
   if (namespace === undefined || namespace === '') return;
   const source = defaults.namespaceLabels[namespace];
   if (source === undefined) return;

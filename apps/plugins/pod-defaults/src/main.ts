@@ -8,12 +8,19 @@ import { loadPodDefaultsConfig } from './config.js';
 import { buildPodDefaultsPlugin, DEFAULT_HOOK } from './plugin.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string' }, listen: { type: 'string' }, hook: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { config: { type: 'string' }, listen: { type: 'string' }, hook: { type: 'string' } },
+  });
   if (!values.config || !values.listen) {
-    throw new Error('usage: pod-defaults --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]');
+    throw new Error(
+      'usage: pod-defaults --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]',
+    );
   }
   const defaults = await loadPodDefaultsConfig(values.config);
-  await servePlugin(buildPodDefaultsPlugin({ defaults, hook: values.hook ?? DEFAULT_HOOK }), { listen: values.listen, handleSignals: true });
+  await servePlugin(buildPodDefaultsPlugin({ defaults, hook: values.hook ?? DEFAULT_HOOK }), {
+    listen: values.listen,
+    handleSignals: true,
+  });
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,14 @@ import type { AdmissionRequest, JsonValue } from '@hookgate/admission';
 import { podAdmissionRequest } from '@hookgate/admission/testing';
 import { parsePodDefaultsConfig } from './config.js';
 import { buildPodDefaultsPlugin, DEFAULT_HOOK } from './plugin.js';
-import { admit, admitMessage, admitStream, parseJson, serveOnUnixSocket, type ServedPlugin } from '@hookgate/plugin-sdk/testing';
+import {
+  admit,
+  admitMessage,
+  admitStream,
+  parseJson,
+  serveOnUnixSocket,
+  type ServedPlugin,
+} from '@hookgate/plugin-sdk/testing';
 
 const defaults = parsePodDefaultsConfig(
   `
@@ -18,15 +25,36 @@ fromNamespace: { labels: [team] }
 );
 
 function podRequest(uid: string, pod: JsonValue, operation: 'CREATE' | 'UPDATE' = 'CREATE'): AdmissionRequest {
-  return podAdmissionRequest({ uid, name: 'web-0', namespace: 'shop', operation, object: pod, oldObject: operation === 'UPDATE' ? pod : null });
+  return podAdmissionRequest({
+    uid,
+    name: 'web-0',
+    namespace: 'shop',
+    operation,
+    object: pod,
+    oldObject: operation === 'UPDATE' ? pod : null,
+  });
 }
 
-const bare: JsonValue = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop' }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
+const bare: JsonValue = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web-0', namespace: 'shop' },
+  spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+};
 const defaulted: JsonValue = {
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name: 'web-0', namespace: 'shop', labels: { team: 'shop' } },
-  spec: { containers: [{ name: 'web', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', resources: { requests: { cpu: '50m', memory: '64Mi' } } }] },
+  spec: {
+    containers: [
+      {
+        name: 'web',
+        image: 'nginx:1.27',
+        imagePullPolicy: 'IfNotPresent',
+        resources: { requests: { cpu: '50m', memory: '64Mi' } },
+      },
+    ],
+  },
 };
 
 function applyPatch(object: JsonValue, patch: Buffer): JsonValue {
@@ -49,12 +77,16 @@ describe('pod-defaults over gRPC', () => {
     expect(response.uid).toBe('u1');
     expect(applyPatch(bare, response.patch)).toEqual(defaulted);
     expect(response.auditAnnotations).toEqual({
-      defaulted: 'spec.containers[web].imagePullPolicy,spec.containers[web].resources.requests.cpu,spec.containers[web].resources.requests.memory,metadata.labels[team]',
+      defaulted:
+        'spec.containers[web].imagePullPolicy,spec.containers[web].resources.requests.cpu,spec.containers[web].resources.requests.memory,metadata.labels[team]',
     });
   });
 
   it('reinvocation (round 1) on the defaulted pod changes nothing', async () => {
-    const response = await admit(served.client, admitMessage(DEFAULT_HOOK, 'MUTATING', podRequest('u2', defaulted), { round: 1 }));
+    const response = await admit(
+      served.client,
+      admitMessage(DEFAULT_HOOK, 'MUTATING', podRequest('u2', defaulted), { round: 1 }),
+    );
     expect(response.allowed).toBe(true);
     expect(response.patch.length).toBe(0);
     expect(response.auditAnnotations).toEqual({});
@@ -62,7 +94,9 @@ describe('pod-defaults over gRPC', () => {
 
   it('base_request + patch: the plugin sees the object as patched so far and defaults only what is still absent', async () => {
     // The gateway forwards the original bytes and the patch of earlier hooks (here: a sidecar injector).
-    const sidecar = [{ op: 'add', path: '/spec/containers/-', value: { name: 'proxy', image: 'envoy:1', imagePullPolicy: 'Always' } }];
+    const sidecar = [
+      { op: 'add', path: '/spec/containers/-', value: { name: 'proxy', image: 'envoy:1', imagePullPolicy: 'Always' } },
+    ];
     const response = await admit(served.client, {
       hook: DEFAULT_HOOK,
       phase: 'MUTATING',
@@ -72,7 +106,12 @@ describe('pod-defaults over gRPC', () => {
     });
     const current = applyPatch(defaulted, Buffer.from(JSON.stringify(sidecar)));
     const after = applyPatch(current, response.patch) as { spec: { containers: JsonValue[] } };
-    expect(after.spec.containers[1]).toEqual({ name: 'proxy', image: 'envoy:1', imagePullPolicy: 'Always', resources: { requests: { cpu: '50m', memory: '64Mi' } } });
+    expect(after.spec.containers[1]).toEqual({
+      name: 'proxy',
+      image: 'envoy:1',
+      imagePullPolicy: 'Always',
+      resources: { requests: { cpu: '50m', memory: '64Mi' } },
+    });
   });
 
   it('AdmitStream answers each message by id: CREATE patched, defaulted pod untouched, UPDATE untouched', async () => {

@@ -22,13 +22,22 @@ export function buildPodDefaultsPlugin({ defaults, hook = DEFAULT_HOOK }: PodDef
         phase: 'mutating',
         mutate(request: HookRequest) {
           const result = decidePodDefaults(
-            { operation: request.operation, kind: request.kind, subResource: request.subResource, namespace: request.namespace, object: request.object as JsonValue | undefined },
+            {
+              operation: request.operation,
+              kind: request.kind,
+              subResource: request.subResource,
+              namespace: request.namespace,
+              object: request.object as JsonValue | undefined,
+            },
             defaults,
           );
           // Nothing absent, nothing to do: the answer to a reinvocation after our own change.
           if (result.changes.length === 0) return undefined;
           const fields = result.changes.join(',');
-          request.annotate('defaulted', fields.length > MAX_AUDIT_VALUE ? `${fields.slice(0, MAX_AUDIT_VALUE - 3)}...` : fields);
+          request.annotate(
+            'defaulted',
+            fields.length > MAX_AUDIT_VALUE ? `${fields.slice(0, MAX_AUDIT_VALUE - 3)}...` : fields,
+          );
           return result.pod as KubeObject;
         },
       },

@@ -28,7 +28,10 @@ rules:
       { group: '', kind: 'Service' },
       { group: 'example.com', kind: '*' },
     ]);
-    expect(rule.namespaceSelector).toEqual({ matchLabels: { tier: 'prod' }, matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['a'] }] });
+    expect(rule.namespaceSelector).toEqual({
+      matchLabels: { tier: 'prod' },
+      matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['a'] }],
+    });
     expect(rule.namespaces).toEqual(['payments']);
     expect(rule.labels[0]?.pattern?.regex.test('abc')).toBe(true);
     expect(rule.labels[0]?.pattern?.regex.test('abc1')).toBe(false);
@@ -40,22 +43,33 @@ rules:
     {
       name: 'a rule without name, kinds and labels',
       yaml: 'rules: [{}]',
-      problems: ['rules[0].name: Required value', 'rules[0].kinds: Required value', 'rules[0].labels: Invalid value: null: must be a non-empty list of { key, values?, pattern? }'],
+      problems: [
+        'rules[0].name: Required value',
+        'rules[0].kinds: Required value',
+        'rules[0].labels: Invalid value: null: must be a non-empty list of { key, values?, pattern? }',
+      ],
     },
     {
       name: 'a resource name instead of a Kind',
       yaml: 'rules: [{ name: a, kinds: [apps/deployments], labels: [{ key: team }] }]',
-      problems: ['rules[0].kinds[0]: Invalid value: "apps/deployments": must be Kind (core group), group/Kind or *, with the Kind capitalised as in the object (Deployment, not deployments)'],
+      problems: [
+        'rules[0].kinds[0]: Invalid value: "apps/deployments": must be Kind (core group), group/Kind or *, with the Kind capitalised as in the object (Deployment, not deployments)',
+      ],
     },
     {
       name: 'an invalid regular expression',
       yaml: "rules: [{ name: a, kinds: [Pod], labels: [{ key: team, pattern: '(a' }] }]",
-      problems: ['rules[0].labels[0].pattern: Invalid value: "(a": is not a valid regular expression (Invalid regular expression: /(a/u: Unterminated group)'],
+      problems: [
+        'rules[0].labels[0].pattern: Invalid value: "(a": is not a valid regular expression (Invalid regular expression: /(a/u: Unterminated group)',
+      ],
     },
     {
       name: 'an invalid label key and an empty values list',
       yaml: "rules: [{ name: a, kinds: [Pod], labels: [{ key: 'bad key', values: [] }] }]",
-      problems: ['rules[0].labels[0].key: Invalid value: "bad key": must be a label key ([prefix/]name)', 'rules[0].labels[0].values: Invalid value: []: must list at least one value (omit it to allow any value)'],
+      problems: [
+        'rules[0].labels[0].key: Invalid value: "bad key": must be a label key ([prefix/]name)',
+        'rules[0].labels[0].values: Invalid value: []: must list at least one value (omit it to allow any value)',
+      ],
     },
     {
       name: 'duplicate rule names',
@@ -96,7 +110,9 @@ rules:
     {
       name: 'an unknown field in a rule',
       yaml: 'rules: [{ name: a, kind: [Pod], kinds: [Pod], labels: [{ key: x }] }]',
-      problems: ['rules[0].kind: Unsupported value: "kind": supported values: "name", "kinds", "namespaceSelector", "namespaces", "labels"'],
+      problems: [
+        'rules[0].kind: Unsupported value: "kind": supported values: "name", "kinds", "namespaceSelector", "namespaces", "labels"',
+      ],
     },
   ];
   for (const c of invalid) {

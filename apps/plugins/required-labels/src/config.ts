@@ -10,7 +10,14 @@
  *         - { key: team, values: [payments, platform] }
  *         - { key: cost-center, pattern: '[0-9]{4}' }
  */
-import { joinFieldPath, loadPluginConfig, parsePluginConfig, validLabelValue, validQualifiedName, type FieldReader } from '@hookgate/plugin-sdk';
+import {
+  joinFieldPath,
+  loadPluginConfig,
+  parsePluginConfig,
+  validLabelValue,
+  validQualifiedName,
+  type FieldReader,
+} from '@hookgate/plugin-sdk';
 import { isSelectorOperator, type LabelSelector } from '@hookgate/admission';
 import type { KindPattern, LabelRequirement, LabelRule, RequiredLabelsPolicy } from './decide.js';
 
@@ -38,12 +45,13 @@ function readPolicy(document: unknown, r: FieldReader): RequiredLabelsPolicy {
   const rawRules = root['rules'];
   if (rawRules === undefined || rawRules === null) r.required('rules');
   else if (!Array.isArray(rawRules)) r.invalid('rules', rawRules, 'must be a list of rules');
-  else rawRules.forEach((raw, i) => {
-    const rule = readRule(r, raw, `rules[${i}]`);
-    if (rule === undefined) return;
-    if (rules.some((other) => other.name === rule.name)) r.invalid(`rules[${i}].name`, rule.name, 'must be unique');
-    rules.push(rule);
-  });
+  else
+    rawRules.forEach((raw, i) => {
+      const rule = readRule(r, raw, `rules[${i}]`);
+      if (rule === undefined) return;
+      if (rules.some((other) => other.name === rule.name)) r.invalid(`rules[${i}].name`, rule.name, 'must be unique');
+      rules.push(rule);
+    });
 
   return { rules, namespaceLabels };
 }
@@ -58,16 +66,19 @@ function readRule(r: FieldReader, raw: unknown, path: string): LabelRule | undef
   const kinds = kindTexts.map((text, i) => readKind(r, text, `${path}.kinds[${i}]`)).filter((k) => k !== undefined);
 
   const selectorRaw = rule['namespaceSelector'];
-  const namespaceSelector = selectorRaw === undefined ? undefined : readSelector(r, selectorRaw, `${path}.namespaceSelector`);
+  const namespaceSelector =
+    selectorRaw === undefined ? undefined : readSelector(r, selectorRaw, `${path}.namespaceSelector`);
   const namespaces = r.stringArray(rule['namespaces'], `${path}.namespaces`);
 
   const rawLabels = rule['labels'];
   const labels: LabelRequirement[] = [];
-  if (!Array.isArray(rawLabels) || rawLabels.length === 0) r.invalid(`${path}.labels`, rawLabels ?? null, 'must be a non-empty list of { key, values?, pattern? }');
-  else rawLabels.forEach((item, i) => {
-    const requirement = readRequirement(r, item, `${path}.labels[${i}]`);
-    if (requirement !== undefined) labels.push(requirement);
-  });
+  if (!Array.isArray(rawLabels) || rawLabels.length === 0)
+    r.invalid(`${path}.labels`, rawLabels ?? null, 'must be a non-empty list of { key, values?, pattern? }');
+  else
+    rawLabels.forEach((item, i) => {
+      const requirement = readRequirement(r, item, `${path}.labels[${i}]`);
+      if (requirement !== undefined) labels.push(requirement);
+    });
 
   if (name === undefined) return undefined;
   return {
@@ -86,7 +97,11 @@ function readKind(r: FieldReader, text: string, path: string): KindPattern | und
   const group = slash < 0 ? '' : text.slice(0, slash);
   const kind = slash < 0 ? text : text.slice(slash + 1);
   if (kind !== '*' && !KIND_NAME.test(kind)) {
-    return r.invalid(path, text, 'must be Kind (core group), group/Kind or *, with the Kind capitalised as in the object (Deployment, not deployments)');
+    return r.invalid(
+      path,
+      text,
+      'must be Kind (core group), group/Kind or *, with the Kind capitalised as in the object (Deployment, not deployments)',
+    );
   }
   return { group, kind };
 }
@@ -95,9 +110,11 @@ function readRequirement(r: FieldReader, raw: unknown, path: string): LabelRequi
   const item = r.object(raw, path, ['key', 'values', 'pattern']);
   if (item === undefined) return r.required(path);
   const key = r.string(item['key'], `${path}.key`) ?? r.required(`${path}.key`);
-  if (key !== undefined && !validQualifiedName(key)) r.invalid(`${path}.key`, key, 'must be a label key ([prefix/]name)');
+  if (key !== undefined && !validQualifiedName(key))
+    r.invalid(`${path}.key`, key, 'must be a label key ([prefix/]name)');
   const values = r.stringArray(item['values'], `${path}.values`);
-  if (values !== undefined && values.length === 0) r.invalid(`${path}.values`, values, 'must list at least one value (omit it to allow any value)');
+  if (values !== undefined && values.length === 0)
+    r.invalid(`${path}.values`, values, 'must list at least one value (omit it to allow any value)');
   values?.forEach((value, i) => {
     if (!validLabelValue(value)) r.invalid(`${path}.values[${i}]`, value, 'must be a valid label value');
   });
@@ -134,22 +151,26 @@ function readSelector(r: FieldReader, raw: unknown, path: string): LabelSelector
   }
   const matchExpressions: NonNullable<LabelSelector['matchExpressions']> = [];
   const rawExpressions = selector['matchExpressions'];
-  if (rawExpressions !== undefined && !Array.isArray(rawExpressions)) r.invalid(`${path}.matchExpressions`, rawExpressions, 'must be a list');
+  if (rawExpressions !== undefined && !Array.isArray(rawExpressions))
+    r.invalid(`${path}.matchExpressions`, rawExpressions, 'must be a list');
   (Array.isArray(rawExpressions) ? rawExpressions : []).forEach((rawExpression, i) => {
     const at = `${path}.matchExpressions[${i}]`;
     const expression = r.object(rawExpression, at, ['key', 'operator', 'values']);
     if (expression === undefined) return r.required(at);
     const key = r.string(expression['key'], `${at}.key`) ?? r.required(`${at}.key`);
-    if (key !== undefined && !validQualifiedName(key)) r.invalid(`${at}.key`, key, 'must be a label key ([prefix/]name)');
+    if (key !== undefined && !validQualifiedName(key))
+      r.invalid(`${at}.key`, key, 'must be a label key ([prefix/]name)');
     const operator = r.string(expression['operator'], `${at}.operator`) ?? r.required(`${at}.operator`);
     const values = r.stringArray(expression['values'], `${at}.values`) ?? [];
     values.forEach((value, v) => {
       if (!validLabelValue(value)) r.invalid(`${at}.values[${v}]`, value, 'must be a valid label value');
     });
-    if (operator !== undefined && !isSelectorOperator(operator)) return r.unsupported(`${at}.operator`, operator, SELECTOR_OPERATORS);
+    if (operator !== undefined && !isSelectorOperator(operator))
+      return r.unsupported(`${at}.operator`, operator, SELECTOR_OPERATORS);
     const needsValues = operator === 'In' || operator === 'NotIn';
     if (needsValues && values.length === 0) r.required(`${at}.values`);
-    if (!needsValues && values.length > 0) r.invalid(`${at}.values`, values, `must be empty when operator is ${operator}`);
+    if (!needsValues && values.length > 0)
+      r.invalid(`${at}.values`, values, `must be empty when operator is ${operator}`);
     if (key !== undefined && operator !== undefined) matchExpressions.push({ key, operator, values });
     return undefined;
   });

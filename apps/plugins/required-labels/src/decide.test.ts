@@ -36,7 +36,9 @@ rules:
 
 const compliant = { team: 'payments', 'cost-center': '4711', 'app.kubernetes.io/name': 'api' };
 
-function request(overrides: Partial<LabelsRequest> & { labels?: Record<string, string> | null; metadata?: Record<string, JsonValue> }): LabelsRequest {
+function request(
+  overrides: Partial<LabelsRequest> & { labels?: Record<string, string> | null; metadata?: Record<string, JsonValue> },
+): LabelsRequest {
   const { labels, metadata, ...rest } = overrides;
   const object: JsonValue = {
     metadata: { name: rest.name ?? 'api', ...(labels === null ? {} : { labels: labels ?? compliant }), ...metadata },
@@ -62,7 +64,11 @@ describe('decideRequiredLabels', () => {
       message:
         'Deployment "payments/api" does not carry the required labels: rule "team-ownership": missing label "team" (allowed: "payments", "platform"); ' +
         'missing label "cost-center" (must match /[0-9]{4}/); rule "app-name": missing label "app.kubernetes.io/name"',
-      problems: ['team-ownership/team:missing', 'team-ownership/cost-center:missing', 'app-name/app.kubernetes.io/name:missing'],
+      problems: [
+        'team-ownership/team:missing',
+        'team-ownership/cost-center:missing',
+        'app-name/app.kubernetes.io/name:missing',
+      ],
     },
     {
       name: 'a value outside the list and a value not matching the pattern are both named with their values',
@@ -103,7 +109,11 @@ describe('decideRequiredLabels', () => {
     },
     {
       name: 'kind wildcard apps/* covers a DaemonSet',
-      request: request({ kind: { group: 'apps', kind: 'DaemonSet' }, resource: { resource: 'daemonsets' }, labels: {} }),
+      request: request({
+        kind: { group: 'apps', kind: 'DaemonSet' },
+        resource: { resource: 'daemonsets' },
+        labels: {},
+      }),
       allowed: false,
       problems: ['app-name/app.kubernetes.io/name:missing'],
     },
@@ -114,7 +124,11 @@ describe('decideRequiredLabels', () => {
     },
     {
       name: 'the core group is not any group: a Service of another group is not covered',
-      request: request({ kind: { group: 'example.com', kind: 'Service' }, resource: { resource: 'services' }, labels: {} }),
+      request: request({
+        kind: { group: 'example.com', kind: 'Service' },
+        resource: { resource: 'services' },
+        labels: {},
+      }),
       allowed: true,
     },
     {
@@ -129,30 +143,53 @@ describe('decideRequiredLabels', () => {
       allowed: true,
     },
     { name: 'DELETE is allowed', request: request({ operation: 'DELETE', labels: {} }), allowed: true },
-    { name: 'a subresource update is allowed', request: request({ operation: 'UPDATE', subResource: 'status', labels: {} }), allowed: true },
+    {
+      name: 'a subresource update is allowed',
+      request: request({ operation: 'UPDATE', subResource: 'status', labels: {} }),
+      allowed: true,
+    },
     {
       name: 'cluster-scoped object: a rule without namespace constraints applies',
-      request: request({ kind: { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' }, resource: { resource: 'clusterroles' }, namespace: '', name: 'viewer', labels: {} }),
+      request: request({
+        kind: { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' },
+        resource: { resource: 'clusterroles' },
+        namespace: '',
+        name: 'viewer',
+        labels: {},
+      }),
       allowed: false,
       message: 'ClusterRole "viewer" does not carry the required labels: rule "cluster-owner": missing label "owner"',
       problems: ['cluster-owner/owner:missing'],
     },
     {
       name: 'a Namespace object is matched on its own name and labels',
-      request: request({ kind: { group: '', kind: 'Namespace' }, resource: { resource: 'namespaces' }, namespace: '', name: 'team-x', labels: { tier: 'staging' } }),
+      request: request({
+        kind: { group: '', kind: 'Namespace' },
+        resource: { resource: 'namespaces' },
+        namespace: '',
+        name: 'team-x',
+        labels: { tier: 'staging' },
+      }),
       allowed: false,
       problems: ['namespace-tier/tier:invalid'],
     },
     {
       name: 'a Namespace excluded by a NotIn expression on its name is allowed',
-      request: request({ kind: { group: '', kind: 'Namespace' }, resource: { resource: 'namespaces' }, namespace: '', name: 'kube-system', labels: {} }),
+      request: request({
+        kind: { group: '', kind: 'Namespace' },
+        resource: { resource: 'namespaces' },
+        namespace: '',
+        name: 'kube-system',
+        labels: {},
+      }),
       allowed: true,
     },
     {
       name: 'generateName objects are named as such',
       request: request({ name: '', metadata: { generateName: 'api-' }, labels: { ...compliant, team: 'x' } }),
       allowed: false,
-      message: 'Deployment "payments/api-<generated>" does not carry the required labels: rule "team-ownership": label "team" has value "x" (allowed: "payments", "platform")',
+      message:
+        'Deployment "payments/api-<generated>" does not carry the required labels: rule "team-ownership": label "team" has value "x" (allowed: "payments", "platform")',
     },
     {
       name: 'non-string label values count as missing',
@@ -170,7 +207,8 @@ describe('decideRequiredLabels', () => {
       expect(decision.code).toBe(403);
       expect(decision.reason).toBe('Forbidden');
       if (c.message !== undefined) expect(decision.message).toBe(c.message);
-      if (c.problems !== undefined) expect(decision.problems.map((p) => `${p.rule}/${p.key}:${p.problem}`)).toEqual(c.problems);
+      if (c.problems !== undefined)
+        expect(decision.problems.map((p) => `${p.rule}/${p.key}:${p.problem}`)).toEqual(c.problems);
     });
   }
 

@@ -51,8 +51,7 @@ export type LabelProblem =
   | { rule: string; key: string; problem: 'invalid'; value: string; requirement: LabelRequirement };
 
 export type LabelsDecision =
-  | { allowed: true }
-  | { allowed: false; code: 403; reason: 'Forbidden'; message: string; problems: LabelProblem[] };
+  { allowed: true } | { allowed: false; code: 403; reason: 'Forbidden'; message: string; problems: LabelProblem[] };
 
 /** Every denial uses 403 Forbidden: the object is well-formed, the policy refuses it. */
 export const DENIAL_CODE = 403;
@@ -68,16 +67,28 @@ export function decideRequiredLabels(request: LabelsRequest, policy: RequiredLab
     .filter((rule) => rule.kinds.some((k) => matchesKind(k, request.kind)) && matchesNamespace(rule, namespace))
     .flatMap((rule) => rule.labels.flatMap((requirement) => checkLabel(rule.name, requirement, metadata.labels)));
   if (problems.length === 0) return { allowed: true };
-  return { allowed: false, code: DENIAL_CODE, reason: 'Forbidden', message: describeDenial(request, metadata, problems), problems };
+  return {
+    allowed: false,
+    code: DENIAL_CODE,
+    reason: 'Forbidden',
+    message: describeDenial(request, metadata, problems),
+    problems,
+  };
 }
 
 /** CREATE and UPDATE of the main resource; DELETE has no new object and subresources (status, scale) do not carry label changes. */
 function isCheckedRequest(request: LabelsRequest): boolean {
-  return (request.operation === 'CREATE' || request.operation === 'UPDATE') && !request.subResource && request.object !== undefined;
+  return (
+    (request.operation === 'CREATE' || request.operation === 'UPDATE') &&
+    !request.subResource &&
+    request.object !== undefined
+  );
 }
 
 export function matchesKind(pattern: KindPattern, kind: { group: string; kind: string }): boolean {
-  return (pattern.group === '*' || pattern.group === kind.group) && (pattern.kind === '*' || pattern.kind === kind.kind);
+  return (
+    (pattern.group === '*' || pattern.group === kind.group) && (pattern.kind === '*' || pattern.kind === kind.kind)
+  );
 }
 
 type NamespaceView = { kind: 'cluster-scoped' } | { kind: 'namespace'; name: string; labels: Record<string, string> };
@@ -87,7 +98,11 @@ type NamespaceView = { kind: 'cluster-scoped' } | { kind: 'namespace'; name: str
  * on its own labels; other namespaced objects on the static labels of their namespace (plus the
  * `kubernetes.io/metadata.name` label the apiserver always sets); cluster-scoped objects always match.
  */
-function namespaceOf(request: LabelsRequest, policy: RequiredLabelsPolicy, objectLabels: Record<string, string>): NamespaceView {
+function namespaceOf(
+  request: LabelsRequest,
+  policy: RequiredLabelsPolicy,
+  objectLabels: Record<string, string>,
+): NamespaceView {
   if (request.resource.resource === 'namespaces' && request.kind.group === '') {
     const name = request.name ?? '';
     return { kind: 'namespace', name, labels: { ...objectLabels, 'kubernetes.io/metadata.name': name } };
@@ -112,7 +127,11 @@ function checkLabel(rule: string, requirement: LabelRequirement, labels: Record<
   return [{ rule, key: requirement.key, problem: 'invalid', value, requirement }];
 }
 
-function describeDenial(request: LabelsRequest, { name, generateName }: ObjectMetadata, problems: LabelProblem[]): string {
+function describeDenial(
+  request: LabelsRequest,
+  { name, generateName }: ObjectMetadata,
+  problems: LabelProblem[],
+): string {
   const objectName = name ?? (request.name || undefined) ?? (generateName ? `${generateName}<generated>` : '<unnamed>');
   const where = request.namespace ? `${request.namespace}/${objectName}` : objectName;
   const byRule = new Map<string, string[]>();
@@ -154,7 +173,9 @@ function objectMetadata(object: JsonValue | undefined): ObjectMetadata {
   }
   return {
     ...(typeof metadata['name'] === 'string' && metadata['name'] !== '' ? { name: metadata['name'] } : {}),
-    ...(typeof metadata['generateName'] === 'string' && metadata['generateName'] !== '' ? { generateName: metadata['generateName'] } : {}),
+    ...(typeof metadata['generateName'] === 'string' && metadata['generateName'] !== ''
+      ? { generateName: metadata['generateName'] }
+      : {}),
     labels,
     ...(typeof metadata['deletionTimestamp'] === 'string' ? { deletionTimestamp: metadata['deletionTimestamp'] } : {}),
   };

@@ -44,12 +44,18 @@ describe('required-labels over gRPC', () => {
   });
 
   it('Admit allows a compliant object', async () => {
-    const response = await admit(served.client, admitMessage(DEFAULT_HOOK, 'VALIDATING', deployment('u1', { team: 'shop', 'cost-center': '4711' })));
+    const response = await admit(
+      served.client,
+      admitMessage(DEFAULT_HOOK, 'VALIDATING', deployment('u1', { team: 'shop', 'cost-center': '4711' })),
+    );
     expect(response).toMatchObject({ uid: 'u1', allowed: true, status: null });
   });
 
   it('Admit denies with 403 Forbidden naming every missing and invalid label', async () => {
-    const response = await admit(served.client, admitMessage(DEFAULT_HOOK, 'VALIDATING', deployment('u2', { team: 'marketing' })));
+    const response = await admit(
+      served.client,
+      admitMessage(DEFAULT_HOOK, 'VALIDATING', deployment('u2', { team: 'marketing' })),
+    );
     expect(response.allowed).toBe(false);
     expect(response.status).toEqual({
       code: 403,

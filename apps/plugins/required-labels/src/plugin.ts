@@ -21,7 +21,12 @@ export function buildRequiredLabelsPlugin({ policy, hook = DEFAULT_HOOK }: Requi
 
 function validateLabels(request: HookRequest, policy: RequiredLabelsPolicy): ValidateResult {
   const { operation, kind, resource, subResource, namespace, name } = request;
-  const decision = decideRequiredLabels({ operation, kind, resource, subResource, namespace, name, object: request.object as JsonValue | undefined }, policy);
+  const decision = decideRequiredLabels(
+    { operation, kind, resource, subResource, namespace, name, object: request.object as JsonValue | undefined },
+    policy,
+  );
   // Only the denial goes on the wire; `problems` is for callers of the pure decision.
-  return decision.allowed ? { allowed: true } : { allowed: false, code: decision.code, reason: decision.reason, message: decision.message };
+  return decision.allowed
+    ? { allowed: true }
+    : { allowed: false, code: decision.code, reason: decision.reason, message: decision.message };
 }

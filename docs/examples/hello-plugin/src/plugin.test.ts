@@ -25,9 +25,17 @@ describe('the plugin over gRPC, as the gateway calls it', () => {
     const served = await serveOnUnixSocket(plugin);
     try {
       const mutated = await admit(served.client, admitMessage('default-owner.hello.example.com', 'MUTATING', request));
-      expect(parseJson(mutated.patch)).toEqual([{ op: 'add', path: '/metadata/annotations', value: { 'example.com/owner': 'platform' } }]);
-      const validated = await admit(served.client, admitMessage('require-team.hello.example.com', 'VALIDATING', request));
-      expect(validated).toMatchObject({ allowed: false, status: { code: 403, reason: 'Forbidden', message: NEEDS_TEAM } });
+      expect(parseJson(mutated.patch)).toEqual([
+        { op: 'add', path: '/metadata/annotations', value: { 'example.com/owner': 'platform' } },
+      ]);
+      const validated = await admit(
+        served.client,
+        admitMessage('require-team.hello.example.com', 'VALIDATING', request),
+      );
+      expect(validated).toMatchObject({
+        allowed: false,
+        status: { code: 403, reason: 'Forbidden', message: NEEDS_TEAM },
+      });
     } finally {
       await served.close();
     }

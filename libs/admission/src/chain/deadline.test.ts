@@ -43,7 +43,13 @@ describe('computeRequestBudget', () => {
     { name: 'no timeout: the 10s default', param: undefined, deadline: 9000, margin: 1000, source: 'default' },
   ])('$name', ({ param, deadline, margin, source }) => {
     const budget = computeRequestBudget(0, param);
-    expect(budget).toEqual({ deadline, apiserverDeadline: deadline + margin, timeoutMs: deadline + margin, marginMs: margin, source });
+    expect(budget).toEqual({
+      deadline,
+      apiserverDeadline: deadline + margin,
+      timeoutMs: deadline + margin,
+      marginMs: margin,
+      source,
+    });
   });
 
   it('falls back to the default on a bad or non-positive timeout and says why', () => {
@@ -86,7 +92,13 @@ describe('computeHookDeadline', () => {
     { name: 'the apiserver deadline is shorter: told its whole 10s', now: 0, seconds: 20, told: 10, deadline: 9000 },
     { name: 'the hook timeout is shorter: told its own 5s', now: 1000, seconds: 5, told: 5, deadline: 6000 },
     { name: 'later in the request: told what the apiserver has left', now: 2000, seconds: 20, told: 8, deadline: 9000 },
-    { name: 'inside the margin: nothing left to enforce, still told 1s', now: 9500, seconds: 20, told: 1, deadline: 9000 },
+    {
+      name: 'inside the margin: nothing left to enforce, still told 1s',
+      now: 9500,
+      seconds: 20,
+      told: 1,
+      deadline: 9000,
+    },
   ])('$name', ({ now, seconds, told, deadline }) => {
     const d = computeHookDeadline(now, seconds, 9000, 10_000);
     expect({ deadline: d.deadline, timeoutSeconds: d.timeoutSeconds }).toEqual({ deadline, timeoutSeconds: told });

@@ -67,7 +67,13 @@ export function computeRequestBudget(
     }
   }
   const marginMs = Math.min(Math.max(minMargin, ratio * timeoutMs), timeoutMs / 2);
-  const budget: RequestBudget = { deadline: now + timeoutMs - marginMs, apiserverDeadline: now + timeoutMs, timeoutMs, marginMs, source };
+  const budget: RequestBudget = {
+    deadline: now + timeoutMs - marginMs,
+    apiserverDeadline: now + timeoutMs,
+    timeoutMs,
+    marginMs,
+    source,
+  };
   return problem === undefined ? budget : { ...budget, problem };
 }
 
@@ -87,7 +93,12 @@ export interface HookDeadline {
  * Per-call deadline (§11): a hook never gets more than its timeoutSeconds nor more than the request has
  * left. `apiserverDeadline` (default: the budget) is the deadline without Hookgate's safety margin.
  */
-export function computeHookDeadline(now: number, hookTimeoutSeconds: number, requestDeadline: number, apiserverDeadline = requestDeadline): HookDeadline {
+export function computeHookDeadline(
+  now: number,
+  hookTimeoutSeconds: number,
+  requestDeadline: number,
+  apiserverDeadline = requestDeadline,
+): HookDeadline {
   const own = now + hookTimeoutSeconds * 1000;
   const deadline = Math.min(own, requestDeadline);
   const toldMs = Math.min(own, Math.max(apiserverDeadline, requestDeadline)) - now;
@@ -103,8 +114,8 @@ const MAX_DURATION_NS = 2 ** 63;
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,
   us: 1e-3,
-  'µs': 1e-3, // U+00B5
-  'μs': 1e-3, // U+03BC
+  µs: 1e-3, // U+00B5
+  μs: 1e-3, // U+03BC
   ms: 1,
   s: 1000,
   m: 60_000,

@@ -18,7 +18,12 @@ describe('checkDryRun (§19)', () => {
   it('words the refusal and the nil failure like the apiserver', () => {
     expect(checkDryRun({ name: 'h.example.com', sideEffects: 'Some' }, { dryRun: true })).toEqual({
       kind: 'refuse',
-      status: { status: 'Failure', code: 400, reason: 'BadRequest', message: 'admission webhook "h.example.com" does not support dry run' },
+      status: {
+        status: 'Failure',
+        code: 400,
+        reason: 'BadRequest',
+        message: 'admission webhook "h.example.com" does not support dry run',
+      },
     });
     expect(checkDryRun({ name: 'h', sideEffects: null }, { dryRun: true })).toEqual({
       kind: 'failure',

@@ -19,7 +19,10 @@ export type DryRunCheck =
 
 const CALL: DryRunCheck = Object.freeze({ kind: 'call' });
 
-export function checkDryRun(hook: Pick<Hook, 'name' | 'sideEffects'>, request: Pick<AdmissionRequest, 'dryRun'>): DryRunCheck {
+export function checkDryRun(
+  hook: Pick<Hook, 'name' | 'sideEffects'>,
+  request: Pick<AdmissionRequest, 'dryRun'>,
+): DryRunCheck {
   if (request.dryRun !== true) return CALL;
   const sideEffects = hook.sideEffects;
   if (sideEffects === null) return { kind: 'failure', failure: sideEffectsNilFailure() };

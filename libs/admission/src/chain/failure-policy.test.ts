@@ -17,7 +17,9 @@ const KINDS: HookFailureKind[] = [
 
 describe('decideOnFailure', () => {
   it.each(KINDS)('%s fails open under Ignore', (kind) => {
-    expect(decideOnFailure('Ignore', { kind, message: 'm', code: 503 }, 'h.example.com')).toEqual({ action: 'fail-open' });
+    expect(decideOnFailure('Ignore', { kind, message: 'm', code: 503 }, 'h.example.com')).toEqual({
+      action: 'fail-open',
+    });
   });
 
   it.each(KINDS)('%s fails closed with 500 under Fail', (kind) => {
@@ -35,6 +37,8 @@ describe('decideOnFailure', () => {
   });
 
   it('throws on a kind it does not know (a defect, caught by the type checker first)', () => {
-    expect(() => decideOnFailure('Fail', { kind: 'panic' as HookFailureKind, message: '', code: 0 }, 'h')).toThrow(/hook failure kind/);
+    expect(() => decideOnFailure('Fail', { kind: 'panic' as HookFailureKind, message: '', code: 0 }, 'h')).toThrow(
+      /hook failure kind/,
+    );
   });
 });

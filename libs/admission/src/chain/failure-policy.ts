@@ -11,8 +11,7 @@ import { assertNever } from '../result.js';
 import { callingFailureStatus } from '../errors/status.js';
 
 export type FailureDecision =
-  | { readonly action: 'fail-open' }
-  | { readonly action: 'fail-closed'; readonly status: Status };
+  { readonly action: 'fail-open' } | { readonly action: 'fail-closed'; readonly status: Status };
 
 const FAIL_OPEN: FailureDecision = Object.freeze({ action: 'fail-open' });
 

@@ -49,7 +49,8 @@ export interface HookAnswer {
   readonly sideEffects?: readonly SideEffect[];
 }
 
-export type HookReply = { readonly ok: true; readonly answer: HookAnswer } | { readonly ok: false; readonly failure: HookFailure };
+export type HookReply =
+  { readonly ok: true; readonly answer: HookAnswer } | { readonly ok: false; readonly failure: HookFailure };
 
 export type HookInvoker = (call: HookCall, signal: AbortSignal) => Promise<HookReply>;
 
@@ -93,9 +94,21 @@ export type TraceEvent =
       readonly code: number;
       readonly failure?: HookFailure;
     }
-  | { readonly type: 'reject'; readonly hook: string; readonly round: 0 | 1; readonly reason: string; readonly code: number }
+  | {
+      readonly type: 'reject';
+      readonly hook: string;
+      readonly round: 0 | 1;
+      readonly reason: string;
+      readonly code: number;
+    }
   /** The hook's matchConditions were evaluated (before its skip, reject or call event). */
-  | { readonly type: 'conditions'; readonly hook: string; readonly round: 0 | 1; readonly errors: number; readonly durationMs: number };
+  | {
+      readonly type: 'conditions';
+      readonly hook: string;
+      readonly round: 0 | 1;
+      readonly errors: number;
+      readonly durationMs: number;
+    };
 
 export interface ReportedSideEffect extends SideEffect {
   readonly hook: string;

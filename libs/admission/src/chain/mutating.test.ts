@@ -20,7 +20,10 @@ const hooksOf = (webhooks: TestWebhook[]) => buildTestHookSet([buildTestConfigur
 const allowAnswer: HookReply = { ok: true, answer: { allowed: true } };
 
 /** An invoker that records calls and answers with `answer(call)`. */
-function recording(answer: (call: HookCall) => HookReply | Promise<HookReply>): { invoke: HookInvoker; calls: HookCall[] } {
+function recording(answer: (call: HookCall) => HookReply | Promise<HookReply>): {
+  invoke: HookInvoker;
+  calls: HookCall[];
+} {
   const calls: HookCall[] = [];
   return {
     calls,
@@ -86,7 +89,9 @@ describe('runMutating: the calls it makes', () => {
     const outcome = await runMutating(set, buildTestRequest(), env);
     expect(invoker.calls.map((c) => c.hook.name)).toEqual(['slow.example.com']);
     expect(outcome.status?.code).toBe(504);
-    expect(outcome.auditAnnotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_1']).toBe('late.example.com');
+    expect(outcome.auditAnnotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_1']).toBe(
+      'late.example.com',
+    );
     expect(outcome.trace.find((e) => e.type === 'call' && e.hook === 'late.example.com')).toMatchObject({
       outcome: 'failed-open',
       failure: { kind: 'timeout', message: 'failed to call webhook: context deadline exceeded' },
@@ -103,7 +108,11 @@ describe('runMutating: invokers that misbehave never crash the chain', () => {
       },
       message: 'failed to call webhook: plugin "noop": boom',
     },
-    { name: 'rejects', invoke: () => Promise.reject(new TypeError('socket closed')), message: 'failed to call webhook: plugin "noop": socket closed' },
+    {
+      name: 'rejects',
+      invoke: () => Promise.reject(new TypeError('socket closed')),
+      message: 'failed to call webhook: plugin "noop": socket closed',
+    },
     {
       name: 'returns nothing',
       invoke: () => Promise.resolve(undefined as unknown as HookReply),
@@ -111,7 +120,8 @@ describe('runMutating: invokers that misbehave never crash the chain', () => {
     },
     {
       name: 'returns an unknown failure kind',
-      invoke: () => Promise.resolve({ ok: false, failure: { kind: 'panic', message: 'x', code: 1 } } as unknown as HookReply),
+      invoke: () =>
+        Promise.resolve({ ok: false, failure: { kind: 'panic', message: 'x', code: 1 } } as unknown as HookReply),
       message: 'failed to call webhook: plugin "noop": the invoker returned a malformed reply',
     },
     {
@@ -122,7 +132,11 @@ describe('runMutating: invokers that misbehave never crash the chain', () => {
   ];
 
   it.each(cases)('an invoker that $name is a calling failure (Fail → 500)', async ({ invoke, message }) => {
-    const outcome = await runMutating(hooksOf([{ name: 'h.example.com', behaviour: 'noop' }]), buildTestRequest(), buildTestEnv({ invoke }));
+    const outcome = await runMutating(
+      hooksOf([{ name: 'h.example.com', behaviour: 'noop' }]),
+      buildTestRequest(),
+      buildTestEnv({ invoke }),
+    );
     expect(outcome.allowed).toBe(false);
     expect(outcome.status?.code).toBe(500);
     expect(outcome.status?.message).toBe(`Internal error occurred: failed calling webhook "h.example.com": ${message}`);
@@ -132,7 +146,9 @@ describe('runMutating: invokers that misbehave never crash the chain', () => {
     const set = hooksOf([{ name: 'h.example.com', behaviour: 'noop', failurePolicy: 'Ignore' }]);
     const outcome = await runMutating(set, buildTestRequest(), buildTestEnv({ invoke }));
     expect(outcome.allowed).toBe(true);
-    expect(outcome.auditAnnotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_0']).toBe('h.example.com');
+    expect(outcome.auditAnnotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_0']).toBe(
+      'h.example.com',
+    );
   });
 
   it('survives answers with fields of the wrong type', async () => {
@@ -159,24 +175,38 @@ describe('runMutating: hooks the configuration API cannot express', () => {
 
   it('no known review version is a calling failure', async () => {
     const invoker = buildScriptedInvoker();
-    const outcome = await runMutating(withHook({ reviewVersion: null }), buildTestRequest(), buildTestEnv({ invoke: invoker.invoke }));
+    const outcome = await runMutating(
+      withHook({ reviewVersion: null }),
+      buildTestRequest(),
+      buildTestEnv({ invoke: invoker.invoke }),
+    );
     expect(invoker.calls).toHaveLength(0);
     expect(outcome.status?.message).toBe(
       'Internal error occurred: failed calling webhook "h.example.com": could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)',
     );
     expect(outcome.auditAnnotations).toEqual({
-      'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"test-webhooks","webhook":"h.example.com","mutated":false}',
+      'mutation.webhook.admission.k8s.io/round_0_index_0':
+        '{"configuration":"test-webhooks","webhook":"h.example.com","mutated":false}',
     });
   });
 
   it('sideEffects nil on a dry run fails open under Ignore', async () => {
     const invoker = buildScriptedInvoker();
     const set = withHook({ sideEffects: null, failurePolicy: 'Ignore' });
-    const outcome = await runMutating(set, buildTestRequest({ isDryRun: true }), buildTestEnv({ invoke: invoker.invoke }));
+    const outcome = await runMutating(
+      set,
+      buildTestRequest({ isDryRun: true }),
+      buildTestEnv({ invoke: invoker.invoke }),
+    );
     expect(outcome.allowed).toBe(true);
     expect(invoker.calls).toHaveLength(0);
     expect(outcome.trace).toContainEqual(
-      expect.objectContaining({ type: 'call', outcome: 'failed-open', code: 400, failure: expect.objectContaining({ kind: 'sideeffects-nil' }) }),
+      expect.objectContaining({
+        type: 'call',
+        outcome: 'failed-open',
+        code: 400,
+        failure: expect.objectContaining({ kind: 'sideeffects-nil' }),
+      }),
     );
   });
 });
@@ -189,11 +219,31 @@ describe('runMutating: trace, side effects, cancellation', () => {
       { name: 'addlabel.example.com', behaviour: 'addLabel' },
       { name: 'disallow.example.com', behaviour: 'disallow' },
     ]);
-    const outcome = await runMutating(set, buildTestRequest({ additionalLabels: { secret: 'hunter2' } }), buildTestEnv({ invoke: invoker.invoke }));
+    const outcome = await runMutating(
+      set,
+      buildTestRequest({ additionalLabels: { secret: 'hunter2' } }),
+      buildTestEnv({ invoke: invoker.invoke }),
+    );
     expect(outcome.trace).toEqual([
       { type: 'skip', hook: 'skipped.example.com', round: 0, reason: 'objectSelector' },
-      { type: 'call', hook: 'addlabel.example.com', round: 0, mutated: true, outcome: 'allowed', durationMs: 0, code: 200 },
-      { type: 'call', hook: 'disallow.example.com', round: 0, mutated: false, outcome: 'denied', durationMs: 0, code: 403 },
+      {
+        type: 'call',
+        hook: 'addlabel.example.com',
+        round: 0,
+        mutated: true,
+        outcome: 'allowed',
+        durationMs: 0,
+        code: 200,
+      },
+      {
+        type: 'call',
+        hook: 'disallow.example.com',
+        round: 0,
+        mutated: false,
+        outcome: 'denied',
+        durationMs: 0,
+        code: 403,
+      },
     ]);
     expect(JSON.stringify(outcome.trace)).not.toContain('hunter2');
   });
@@ -209,8 +259,21 @@ describe('runMutating: trace, side effects, cancellation', () => {
     ]);
     const live = await runMutating(set, buildTestRequest(), buildTestEnv({ invoke }));
     expect(live.sideEffects).toEqual([
-      { kind: 'quota', key: 'none.example.com', payload: new Uint8Array([1]), hook: 'none.example.com', configuration: 'test-webhooks', violation: 'side-effects-none' },
-      { kind: 'quota', key: 'noneondryrun.example.com', payload: new Uint8Array([1]), hook: 'noneondryrun.example.com', configuration: 'test-webhooks' },
+      {
+        kind: 'quota',
+        key: 'none.example.com',
+        payload: new Uint8Array([1]),
+        hook: 'none.example.com',
+        configuration: 'test-webhooks',
+        violation: 'side-effects-none',
+      },
+      {
+        kind: 'quota',
+        key: 'noneondryrun.example.com',
+        payload: new Uint8Array([1]),
+        hook: 'noneondryrun.example.com',
+        configuration: 'test-webhooks',
+      },
     ]);
     const dry = await runMutating(set, buildTestRequest({ isDryRun: true }), buildTestEnv({ invoke }));
     expect(dry.sideEffects.map((s) => s.violation)).toEqual(['dry-run', 'dry-run']);
@@ -221,7 +284,11 @@ describe('runMutating: trace, side effects, cancellation', () => {
     controller.abort();
     const invoker = buildScriptedInvoker();
     const set = hooksOf([{ name: 'h.example.com', behaviour: 'noop', failurePolicy: 'Ignore' }]);
-    const outcome = await runMutating(set, buildTestRequest(), buildTestEnv({ invoke: invoker.invoke, signal: controller.signal }));
+    const outcome = await runMutating(
+      set,
+      buildTestRequest(),
+      buildTestEnv({ invoke: invoker.invoke, signal: controller.signal }),
+    );
     expect(invoker.calls).toHaveLength(0);
     expect(outcome.status?.code).toBe(504);
     expect(Object.keys(outcome.auditAnnotations)).toEqual(['mutation.webhook.admission.k8s.io/round_0_index_0']);
@@ -231,7 +298,9 @@ describe('runMutating: trace, side effects, cancellation', () => {
     const invoker = buildScriptedInvoker();
     const lookup = staticNamespaces(DEFAULT_TEST_NAMESPACES);
     const env = { ...buildTestEnv({ invoke: invoker.invoke }), namespaces: async (name: string) => lookup(name) };
-    const set = hooksOf([{ name: 'addlabel.example.com', behaviour: 'addLabel', namespaceSelector: { matchLabels: { runlevel: '0' } } }]);
+    const set = hooksOf([
+      { name: 'addlabel.example.com', behaviour: 'addLabel', namespaceSelector: { matchLabels: { runlevel: '0' } } },
+    ]);
     const request = buildTestRequest();
     const outcome = await runMutating(set, request, env);
     expect(applyOutcomePatch(request.object, outcome.patch)).toMatchObject({ metadata: { labels: { added: 'test' } } });

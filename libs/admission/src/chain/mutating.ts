@@ -11,7 +11,12 @@ import type { ChainEnv, ChainOutcome, HookAnswer, TraceEvent } from './invoker.j
 import type { HookSet } from '../match/index.js';
 import { isExemptRequest, shouldCallHook } from '../match/index.js';
 import { undecodablePatchFailure, unsupportedPatchTypeFailure } from '../review/index.js';
-import { buildDenialStatus, internalErrorStatus, modificationNotSupportedStatus, timeoutStatus } from '../errors/status.js';
+import {
+  buildDenialStatus,
+  internalErrorStatus,
+  modificationNotSupportedStatus,
+  timeoutStatus,
+} from '../errors/status.js';
 import { applyPatch, decodePatch, isJsonEqual } from '../patch/json-patch.js';
 import { diffPatch } from '../patch/diff.js';
 import { patchedObjectProblem } from '../patch/patched-object.js';
@@ -34,7 +39,13 @@ type CallOutcome = Extract<TraceEvent, { type: 'call' }>['outcome'];
 type Attempt =
   | { readonly kind: 'ok'; readonly changed: boolean }
   | { readonly kind: 'failure'; readonly changed: false; readonly failure: HookFailure }
-  | { readonly kind: 'status'; readonly changed: false; readonly status: Status; readonly outcome: CallOutcome; readonly code: number };
+  | {
+      readonly kind: 'status';
+      readonly changed: false;
+      readonly status: Status;
+      readonly outcome: CallOutcome;
+      readonly code: number;
+    };
 
 const UNCHANGED: Attempt = Object.freeze({ kind: 'ok', changed: false });
 
@@ -53,7 +64,9 @@ export async function runMutating(set: HookSet, request: AdmissionRequest, env: 
     return recorder.allowed(run.finalPatch());
   } catch (error) {
     // A defect must still produce an answer, never a crashed request.
-    return recorder.denied(internalErrorStatus(`hookgate: unexpected error in the mutating chain: ${errorText(error)}`));
+    return recorder.denied(
+      internalErrorStatus(`hookgate: unexpected error in the mutating chain: ${errorText(error)}`),
+    );
   }
 }
 
@@ -78,9 +91,16 @@ class MutatingRun {
       const request = this.currentRequest();
       const pending = shouldCallHook(hook, request, this.env.namespaces, this.env.now);
       const decision = pending instanceof Promise ? await pending : pending;
-      if (decision.conditions !== undefined) this.recorder.event({ type: 'conditions', hook: hook.name, round, ...decision.conditions });
+      if (decision.conditions !== undefined)
+        this.recorder.event({ type: 'conditions', hook: hook.name, round, ...decision.conditions });
       if (decision.kind === 'reject') {
-        this.recorder.event({ type: 'reject', hook: hook.name, round, reason: decision.reason, code: decision.status.code ?? 500 });
+        this.recorder.event({
+          type: 'reject',
+          hook: hook.name,
+          round,
+          reason: decision.reason,
+          code: decision.status.code ?? 500,
+        });
         return decision.status;
       }
       if (decision.kind === 'skip') {
@@ -104,7 +124,15 @@ class MutatingRun {
 
       if (attempt.kind === 'ok') {
         // The common case, as a literal (no spread).
-        this.recorder.event({ type: 'call', hook: hook.name, round, mutated: attempt.changed, outcome: 'allowed', durationMs, code: 200 });
+        this.recorder.event({
+          type: 'call',
+          hook: hook.name,
+          round,
+          mutated: attempt.changed,
+          outcome: 'allowed',
+          durationMs,
+          code: 200,
+        });
         continue;
       }
       if (attempt.kind === 'status') {
@@ -113,14 +141,26 @@ class MutatingRun {
       }
       const decided = decideOnFailure(hook.failurePolicy, attempt.failure, hook.name);
       if (decided.action === 'fail-closed') {
-        this.recorder.event({ ...trace, outcome: 'failed-closed', durationMs, code: attempt.failure.code, failure: attempt.failure });
+        this.recorder.event({
+          ...trace,
+          outcome: 'failed-closed',
+          durationMs,
+          code: attempt.failure.code,
+          failure: attempt.failure,
+        });
         return decided.status;
       }
       // No fail-open annotation when the apiserver itself went away (context canceled).
       if (!this.env.signal.aborted) {
         this.recorder.annotations.add(failedOpenMutationKey(round, hook.index), hook.name);
       }
-      this.recorder.event({ ...trace, outcome: 'failed-open', durationMs, code: attempt.failure.code, failure: attempt.failure });
+      this.recorder.event({
+        ...trace,
+        outcome: 'failed-open',
+        durationMs,
+        code: attempt.failure.code,
+        failure: attempt.failure,
+      });
       if (this.env.signal.aborted || this.env.now() >= this.env.deadline) {
         this.recorder.event({ type: 'reject', hook: hook.name, round, reason: 'request deadline exceeded', code: 504 });
         return timeoutStatus();
@@ -171,7 +211,13 @@ class MutatingRun {
     if (!decoded.ok) return { kind: 'failure', changed: false, failure: undecodablePatchFailure(decoded.error) };
     if (decoded.value.operations.length === 0) return UNCHANGED;
     if (this.current === undefined || this.current === null) {
-      return { kind: 'status', changed: false, status: modificationNotSupportedStatus(hook.name), outcome: 'patch-error', code: 0 };
+      return {
+        kind: 'status',
+        changed: false,
+        status: modificationNotSupportedStatus(hook.name),
+        outcome: 'patch-error',
+        code: 0,
+      };
     }
     const patchType = answer.patchType ?? 'JSONPatch';
     if (patchType !== 'JSONPatch') {
@@ -179,7 +225,13 @@ class MutatingRun {
     }
     const applied = applyPatch(this.current, decoded.value);
     if (!applied.ok) {
-      return { kind: 'status', changed: false, status: internalErrorStatus(applied.error), outcome: 'patch-error', code: 0 };
+      return {
+        kind: 'status',
+        changed: false,
+        status: internalErrorStatus(applied.error),
+        outcome: 'patch-error',
+        code: 0,
+      };
     }
     const problem = patchedObjectProblem(this.current, applied.value);
     if (problem !== undefined) {

@@ -24,7 +24,13 @@ export class ChainRecorder {
     const effects: unknown = answer.sideEffects;
     if (!Array.isArray(effects)) return;
     for (const effect of effects as readonly SideEffect[]) {
-      if (typeof effect !== 'object' || effect === null || typeof effect.kind !== 'string' || typeof effect.key !== 'string') continue;
+      if (
+        typeof effect !== 'object' ||
+        effect === null ||
+        typeof effect.kind !== 'string' ||
+        typeof effect.key !== 'string'
+      )
+        continue;
       const violation = classifySideEffect(hook, request);
       const reported: ReportedSideEffect = {
         kind: effect.kind,

@@ -47,11 +47,14 @@ describe('ReinvocationTracker (§13)', () => {
       want: { a: false, b: false },
       round1: true,
     },
-  ] as Array<{ name: string; round0: Step[]; want: Record<string, boolean>; round1: boolean }>)('$name', ({ round0, want, round1 }) => {
-    const { t, before } = track(round0);
-    expect(before).toEqual(want);
-    expect(t.shouldRunRound1).toBe(round1);
-  });
+  ] as Array<{ name: string; round0: Step[]; want: Record<string, boolean>; round1: boolean }>)(
+    '$name',
+    ({ round0, want, round1 }) => {
+      const { t, before } = track(round0);
+      expect(before).toEqual(want);
+      expect(t.shouldRunRound1).toBe(round1);
+    },
+  );
 
   it('a change in round 1 pulls in the hooks invoked since the last change, the last changer included', () => {
     const { t } = track(

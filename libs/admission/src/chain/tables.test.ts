@@ -14,7 +14,11 @@ import {
 } from '../testing/index.js';
 import type { ChainCase } from '../testing/index.js';
 
-const validating: readonly ChainCase[] = [...NON_MUTATING_CASES, ...HOOKGATE_COMMON_CASES, ...HOOKGATE_VALIDATING_CASES];
+const validating: readonly ChainCase[] = [
+  ...NON_MUTATING_CASES,
+  ...HOOKGATE_COMMON_CASES,
+  ...HOOKGATE_VALIDATING_CASES,
+];
 const mutating: readonly ChainCase[] = [
   ...convertToMutatingCases(NON_MUTATING_CASES),
   ...MUTATING_CASES,
@@ -39,7 +43,10 @@ describe('mutating dispatcher: shared tables', () => {
 
 describe('tables with url targets (as the gateway end-to-end tests build them)', () => {
   it.each(NON_MUTATING_CASES.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
-    const run = await runChainCase('validating', testCase, { defaultTarget: 'url', baseUrl: 'http://127.0.0.1:9/hooks' });
+    const run = await runChainCase('validating', testCase, {
+      defaultTarget: 'url',
+      baseUrl: 'http://127.0.0.1:9/hooks',
+    });
     expect(checkExpectation(testCase.expect, observe(run))).toEqual([]);
   });
 });

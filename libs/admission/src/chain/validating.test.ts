@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { HookCall, HookInvoker, HookReply } from './invoker.js';
 import { runValidating } from './validating.js';
-import { buildScriptedInvoker, buildTestConfiguration, buildTestEnv, buildTestHookSet, buildTestRequest, createTestClock, type TestWebhook } from '../testing/index.js';
+import {
+  buildScriptedInvoker,
+  buildTestConfiguration,
+  buildTestEnv,
+  buildTestHookSet,
+  buildTestRequest,
+  createTestClock,
+  type TestWebhook,
+} from '../testing/index.js';
 
 const hooksOf = (webhooks: TestWebhook[]) => buildTestHookSet([buildTestConfiguration('validating', webhooks)]);
 
@@ -22,7 +30,8 @@ function gated(answers: Record<string, HookReply>) {
   return { invoke, started, release };
 }
 
-const flush = () => new Promise<void>((resolve) => queueMicrotask(resolve)).then(() => new Promise<void>((r) => queueMicrotask(r)));
+const flush = () =>
+  new Promise<void>((resolve) => queueMicrotask(resolve)).then(() => new Promise<void>((r) => queueMicrotask(r)));
 
 const deny = (message: string, warnings: string[] = []): HookReply => ({
   ok: true,
@@ -56,7 +65,11 @@ describe('runValidating', () => {
       'b.example.com': { ok: true, answer: { allowed: true, auditAnnotations: { late: 'yes' } } },
     });
     let settled = false;
-    const result = runValidating(hooksOf(webhooks.slice(0, 2)), buildTestRequest(), buildTestEnv({ invoke: gate.invoke })).then((o) => {
+    const result = runValidating(
+      hooksOf(webhooks.slice(0, 2)),
+      buildTestRequest(),
+      buildTestEnv({ invoke: gate.invoke }),
+    ).then((o) => {
       settled = true;
       return o;
     });
@@ -76,10 +89,16 @@ describe('runValidating', () => {
       { name: 'allow.example.com', behaviour: 'allow' },
       { name: 'selective.example.com', behaviour: 'allow', namespaceSelector: { matchLabels: { team: 'a' } } },
     ]);
-    const outcome = await runValidating(set, buildTestRequest({ namespace: 'gone' }), buildTestEnv({ invoke: invoker.invoke }));
+    const outcome = await runValidating(
+      set,
+      buildTestRequest({ namespace: 'gone' }),
+      buildTestEnv({ invoke: invoker.invoke }),
+    );
     expect(invoker.calls).toHaveLength(0);
     expect(outcome.status).toMatchObject({ code: 404, message: 'namespaces "gone" not found' });
-    expect(outcome.trace).toEqual([{ type: 'reject', hook: 'selective.example.com', round: 0, reason: 'namespaceSelector', code: 404 }]);
+    expect(outcome.trace).toEqual([
+      { type: 'reject', hook: 'selective.example.com', round: 0, reason: 'namespaceSelector', code: 404 },
+    ]);
   });
 
   it('answers 504 without calling when the budget is spent before the start', async () => {
@@ -93,7 +112,9 @@ describe('runValidating', () => {
 
   it('allows when no hook matches, without any call', async () => {
     const invoker = buildScriptedInvoker();
-    const set = hooksOf([{ name: 'a.example.com', behaviour: 'disallow', objectSelector: { matchLabels: { x: 'y' } } }]);
+    const set = hooksOf([
+      { name: 'a.example.com', behaviour: 'disallow', objectSelector: { matchLabels: { x: 'y' } } },
+    ]);
     const outcome = await runValidating(set, buildTestRequest(), buildTestEnv({ invoke: invoker.invoke }));
     expect(outcome).toMatchObject({ allowed: true, warnings: [], auditAnnotations: {}, sideEffects: [] });
     expect(outcome.patch).toBeUndefined();
@@ -105,6 +126,8 @@ describe('runValidating', () => {
     const request = buildTestRequest();
     await runValidating(hooksOf(webhooks), request, buildTestEnv({ invoke: invoker.invoke }));
     expect(invoker.calls.map((c) => c.request.uid).sort()).toEqual(['call-1', 'call-2', 'call-3']);
-    expect(invoker.calls.every((c) => c.request.object === request.object && c.patchFromOriginal.length === 0)).toBe(true);
+    expect(invoker.calls.every((c) => c.request.object === request.object && c.patchFromOriginal.length === 0)).toBe(
+      true,
+    );
   });
 });

@@ -26,9 +26,16 @@ export async function runValidating(set: HookSet, request: AdmissionRequest, env
     for (const hook of set.candidates('validating', request)) {
       const pending = shouldCallHook(hook, request, env.namespaces, env.now);
       const decision = pending instanceof Promise ? await pending : pending;
-      if (decision.conditions !== undefined) recorder.event({ type: 'conditions', hook: hook.name, round: 0, ...decision.conditions });
+      if (decision.conditions !== undefined)
+        recorder.event({ type: 'conditions', hook: hook.name, round: 0, ...decision.conditions });
       if (decision.kind === 'reject') {
-        recorder.event({ type: 'reject', hook: hook.name, round: 0, reason: decision.reason, code: decision.status.code ?? 500 });
+        recorder.event({
+          type: 'reject',
+          hook: hook.name,
+          round: 0,
+          reason: decision.reason,
+          code: decision.status.code ?? 500,
+        });
         return recorder.denied(decision.status);
       }
       if (decision.kind === 'skip') {
@@ -39,7 +46,13 @@ export async function runValidating(set: HookSet, request: AdmissionRequest, env
     }
     if (relevant.length === 0) return recorder.allowed();
     if (env.signal.aborted || env.now() >= env.deadline) {
-      recorder.event({ type: 'reject', hook: relevant[0]?.name ?? '', round: 0, reason: 'request deadline exceeded', code: 504 });
+      recorder.event({
+        type: 'reject',
+        hook: relevant[0]?.name ?? '',
+        round: 0,
+        reason: 'request deadline exceeded',
+        code: 504,
+      });
       return recorder.denied(timeoutStatus());
     }
     // Errors are pushed as calls complete, so errors[0] is the first to arrive.
@@ -48,7 +61,9 @@ export async function runValidating(set: HookSet, request: AdmissionRequest, env
     const first = errors[0];
     return first === undefined ? recorder.allowed() : recorder.denied(first);
   } catch (error) {
-    return recorder.denied(internalErrorStatus(`hookgate: unexpected error in the validating chain: ${errorText(error)}`));
+    return recorder.denied(
+      internalErrorStatus(`hookgate: unexpected error in the validating chain: ${errorText(error)}`),
+    );
   }
 }
 
@@ -72,20 +87,40 @@ async function callOne(
     case 'failure': {
       const decided = decideOnFailure(hook.failurePolicy, result.failure, hook.name);
       if (decided.action === 'fail-closed') {
-        recorder.event({ ...trace, outcome: 'failed-closed', durationMs, code: result.failure.code, failure: result.failure });
+        recorder.event({
+          ...trace,
+          outcome: 'failed-closed',
+          durationMs,
+          code: result.failure.code,
+          failure: result.failure,
+        });
         errors.push(decided.status);
         return;
       }
       // Unlike the mutating dispatcher, the validating one records fail-open even after the apiserver hung up.
       recorder.annotations.add(failedOpenValidatingKey(position), hook.name);
-      recorder.event({ ...trace, outcome: 'failed-open', durationMs, code: result.failure.code, failure: result.failure });
+      recorder.event({
+        ...trace,
+        outcome: 'failed-open',
+        durationMs,
+        code: result.failure.code,
+        failure: result.failure,
+      });
       return;
     }
     case 'answer': {
       recorder.recordAnswer(hook, request, result.answer);
       if (result.answer.allowed) {
         // The common case, as a literal (no spread).
-        recorder.event({ type: 'call', hook: hook.name, round: 0, mutated: false, outcome: 'allowed', durationMs, code: 200 });
+        recorder.event({
+          type: 'call',
+          hook: hook.name,
+          round: 0,
+          mutated: false,
+          outcome: 'allowed',
+          durationMs,
+          code: 200,
+        });
         return;
       }
       const status = buildDenialStatus(hook.name, result.answer.status);

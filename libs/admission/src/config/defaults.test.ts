@@ -100,8 +100,12 @@ describe('defaultWebhook: given values are kept', () => {
   });
 
   it('url and plugin targets are copied', () => {
-    expect(defaultWebhook({ ...bare, clientConfig: { url: 'https://a.example.com/x' } }, V1, false).clientConfig).toEqual({ url: 'https://a.example.com/x' });
-    expect(defaultWebhook({ ...bare, clientConfig: { plugin: 'opa' } }, V1, false).clientConfig).toEqual({ plugin: 'opa' });
+    expect(
+      defaultWebhook({ ...bare, clientConfig: { url: 'https://a.example.com/x' } }, V1, false).clientConfig,
+    ).toEqual({ url: 'https://a.example.com/x' });
+    expect(defaultWebhook({ ...bare, clientConfig: { plugin: 'opa' } }, V1, false).clientConfig).toEqual({
+      plugin: 'opa',
+    });
   });
 });
 

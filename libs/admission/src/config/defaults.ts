@@ -101,7 +101,10 @@ function defaultClientConfig(cc: WebhookClientConfig | undefined, d: VersionDefa
 
 export function defaultWebhook(w: WebhookSpec, apiVersion: ConfigApiVersion, mutating: boolean): DefaultedWebhook {
   const d = VERSION_DEFAULTS[apiVersion];
-  const reviewVersions = given(w.admissionReviewVersions) && w.admissionReviewVersions.length > 0 ? [...w.admissionReviewVersions] : [...(d.admissionReviewVersions ?? [])];
+  const reviewVersions =
+    given(w.admissionReviewVersions) && w.admissionReviewVersions.length > 0
+      ? [...w.admissionReviewVersions]
+      : [...(d.admissionReviewVersions ?? [])];
   return {
     name: w.name ?? '',
     clientConfig: defaultClientConfig(w.clientConfig, d),
@@ -114,7 +117,9 @@ export function defaultWebhook(w: WebhookSpec, apiVersion: ConfigApiVersion, mut
     timeoutSeconds: given(w.timeoutSeconds) ? w.timeoutSeconds : d.timeoutSeconds,
     admissionReviewVersions: reviewVersions,
     // Validating webhooks have no such field; Never keeps the Hook shape uniform.
-    reinvocationPolicy: (mutating && given(w.reinvocationPolicy) ? w.reinvocationPolicy : d.reinvocationPolicy) as ReinvocationPolicyType,
+    reinvocationPolicy: (mutating && given(w.reinvocationPolicy)
+      ? w.reinvocationPolicy
+      : d.reinvocationPolicy) as ReinvocationPolicyType,
     matchConditions: (w.matchConditions ?? []).map((c) => ({ name: c.name ?? '', expression: c.expression ?? '' })),
   };
 }

@@ -18,9 +18,17 @@ describe('FieldPath', () => {
     { name: 'root', path: root('webhooks'), want: 'webhooks' },
     { name: 'root with children', path: root('metadata', 'name'), want: 'metadata.name' },
     { name: 'index then child', path: root('webhooks').index(0).child('rules'), want: 'webhooks[0].rules' },
-    { name: 'nested indexes', path: root('webhooks').index(2).child('rules').index(1).child('operations').index(0), want: 'webhooks[2].rules[1].operations[0]' },
+    {
+      name: 'nested indexes',
+      path: root('webhooks').index(2).child('rules').index(1).child('operations').index(0),
+      want: 'webhooks[2].rules[1].operations[0]',
+    },
     { name: 'key', path: root('metadata', 'annotations').key('a/b'), want: 'metadata.annotations[a/b]' },
-    { name: 'child with several names', path: root('webhooks').index(0).child('clientConfig', 'service', 'port'), want: 'webhooks[0].clientConfig.service.port' },
+    {
+      name: 'child with several names',
+      path: root('webhooks').index(0).child('clientConfig', 'service', 'port'),
+      want: 'webhooks[0].clientConfig.service.port',
+    },
   ])('$name', ({ path, want }) => expect(path.toString()).toBe(want));
 
   it('is immutable', () => {
@@ -45,14 +53,26 @@ describe('formatFieldError', () => {
     },
     {
       name: 'invalid string list value',
-      error: invalid('webhooks[0].rules[0].operations', ['*', 'CREATE'], "if '*' is present, must not specify other operations"),
+      error: invalid(
+        'webhooks[0].rules[0].operations',
+        ['*', 'CREATE'],
+        "if '*' is present, must not specify other operations",
+      ),
       want: `webhooks[0].rules[0].operations: Invalid value: []string{"*", "CREATE"}: if '*' is present, must not specify other operations`,
     },
     { name: 'invalid null value', error: invalid('x', null, 'bad'), want: 'x: Invalid value: "null": bad' },
     { name: 'invalid boolean', error: invalid('x', true), want: 'x: Invalid value: true' },
-    { name: 'invalid object value falls back to JSON', error: invalid('x', { a: 1 }, 'bad'), want: 'x: Invalid value: {"a":1}: bad' },
+    {
+      name: 'invalid object value falls back to JSON',
+      error: invalid('x', { a: 1 }, 'bad'),
+      want: 'x: Invalid value: {"a":1}: bad',
+    },
     { name: 'string needing escapes', error: invalid('x', 'a"b\n', 'bad'), want: 'x: Invalid value: "a\\"b\\n": bad' },
-    { name: 'required without detail', error: required('webhooks[0].rules[0].operations'), want: 'webhooks[0].rules[0].operations: Required value' },
+    {
+      name: 'required without detail',
+      error: required('webhooks[0].rules[0].operations'),
+      want: 'webhooks[0].rules[0].operations: Required value',
+    },
     {
       name: 'required with detail',
       error: required('webhooks[0].sideEffects', 'must specify one of None, NoneOnDryRun'),
@@ -64,8 +84,16 @@ describe('formatFieldError', () => {
       want: 'webhooks[0].failurePolicy: Unsupported value: "Maybe": supported values: "Fail", "Ignore"',
     },
     { name: 'not supported without list', error: notSupported('x', 'y', []), want: 'x: Unsupported value: "y"' },
-    { name: 'duplicate', error: duplicate('webhooks[1].name', 'a.b.c'), want: 'webhooks[1].name: Duplicate value: "a.b.c"' },
-    { name: 'forbidden', error: forbidden('metadata.namespace', 'not allowed on this type'), want: 'metadata.namespace: Forbidden: not allowed on this type' },
+    {
+      name: 'duplicate',
+      error: duplicate('webhooks[1].name', 'a.b.c'),
+      want: 'webhooks[1].name: Duplicate value: "a.b.c"',
+    },
+    {
+      name: 'forbidden',
+      error: forbidden('metadata.namespace', 'not allowed on this type'),
+      want: 'metadata.namespace: Forbidden: not allowed on this type',
+    },
     {
       name: 'too many',
       error: tooMany('webhooks[0].matchConditions', 65, 64),
@@ -73,7 +101,11 @@ describe('formatFieldError', () => {
     },
     { name: 'too many, one item', error: tooMany('x', 2, 1), want: 'x: Too many: 2: must have at most 1 item' },
     { name: 'too long omits the value', error: tooLong('x', 63), want: 'x: Too long: may not be more than 63 bytes' },
-    { name: 'root-level error has no field prefix', error: invalid('', 'a string', 'must be an object'), want: 'Invalid value: "a string": must be an object' },
+    {
+      name: 'root-level error has no field prefix',
+      error: invalid('', 'a string', 'must be an object'),
+      want: 'Invalid value: "a string": must be an object',
+    },
   ];
   it.each(cases)('$name', ({ error, want }) => expect(formatFieldError(error)).toBe(want));
 });
@@ -82,7 +114,11 @@ describe('formatInvalid', () => {
   const a = invalid('webhooks[0].name', 'foo', 'should be a domain with at least three segments separated by dots');
   const b = required('webhooks[0].sideEffects', 'must specify one of None, NoneOnDryRun');
   it.each([
-    { name: 'no errors', errors: [], want: 'ValidatingWebhookConfiguration.admissionregistration.k8s.io "x" is invalid' },
+    {
+      name: 'no errors',
+      errors: [],
+      want: 'ValidatingWebhookConfiguration.admissionregistration.k8s.io "x" is invalid',
+    },
     {
       name: 'one error',
       errors: [a],
@@ -98,5 +134,7 @@ describe('formatInvalid', () => {
       errors: [a, a],
       want: `ValidatingWebhookConfiguration.admissionregistration.k8s.io "x" is invalid: ${formatFieldError(a)}`,
     },
-  ])('$name', ({ errors, want }) => expect(formatInvalid('ValidatingWebhookConfiguration.admissionregistration.k8s.io', 'x', errors)).toBe(want));
+  ])('$name', ({ errors, want }) =>
+    expect(formatInvalid('ValidatingWebhookConfiguration.admissionregistration.k8s.io', 'x', errors)).toBe(want),
+  );
 });

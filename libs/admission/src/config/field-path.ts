@@ -66,7 +66,11 @@ export const invalid = (path: FieldPath | string, badValue: unknown, detail?: st
   ...(detail ? { detail } : {}),
 });
 
-export const notSupported = (path: FieldPath | string, badValue: unknown, validValues: readonly string[]): FieldError => ({
+export const notSupported = (
+  path: FieldPath | string,
+  badValue: unknown,
+  validValues: readonly string[],
+): FieldError => ({
   type: 'FieldValueNotSupported',
   field: at(path),
   badValue,
@@ -127,7 +131,10 @@ function formatBadValue(value: unknown, listType = '[]string'): string {
 export function formatFieldError(e: FieldError): string {
   const typeText = TYPE_TEXT[e.type];
   const omitValue =
-    e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong' || !('badValue' in e);
+    e.type === 'FieldValueRequired' ||
+    e.type === 'FieldValueForbidden' ||
+    e.type === 'FieldValueTooLong' ||
+    !('badValue' in e);
   let body = omitValue ? typeText : `${typeText}: ${formatBadValue(e.badValue, e.badValueType)}`;
   if (e.detail) body += `: ${e.detail}`;
   return e.field === '' ? body : `${e.field}: ${body}`;

@@ -54,7 +54,10 @@ describe('compileHooks: order, uid and index', () => {
   ] as [string, (s: typeof set) => unknown, unknown][])('%s', (_name, read, want) => expect(read(set)).toEqual(want));
 
   it('keeps the given order for configurations with equal names (stable sort)', () => {
-    const s = compileHooks([config(V, 'same', [webhook('first.example.com')]), config(V, 'same', [webhook('second.example.com')])]);
+    const s = compileHooks([
+      config(V, 'same', [webhook('first.example.com')]),
+      config(V, 'same', [webhook('second.example.com')]),
+    ]);
     expect(s.validating.map((h) => h.name)).toEqual(['first.example.com', 'second.example.com']);
   });
 
@@ -74,12 +77,22 @@ describe('compileHooks: order, uid and index', () => {
   });
 
   it('candidates() uses the per-phase index', () => {
-    const pods = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' } as DefaultedWebhook['rules'][number];
+    const pods = {
+      operations: ['CREATE'],
+      apiGroups: [''],
+      apiVersions: ['v1'],
+      resources: ['pods'],
+      scope: '*',
+    } as DefaultedWebhook['rules'][number];
     const s = compileHooks([
       config(V, 'v', [webhook('pods.example.com', { rules: [pods] }), webhook('none.example.com', { rules: [] })]),
       config(M, 'm', [webhook('m.example.com', { rules: [pods] })]),
     ]);
-    const request = { operation: 'CREATE' as const, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'ns' };
+    const request = {
+      operation: 'CREATE' as const,
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: 'ns',
+    };
     expect(s.candidates('validating', request).map((h) => h.name)).toEqual(['pods.example.com']);
     expect(s.candidates('mutating', request).map((h) => h.name)).toEqual(['m.example.com']);
     expect(s.candidates('mutating', { ...request, operation: 'DELETE' })).toHaveLength(0);
@@ -99,7 +112,9 @@ describe('compareByteWise (Go string <)', () => {
     ['prefix first', 'ab', 'abc', -1],
     ['digits before letters', '1', 'a', -1],
     ['astral after high BMP (UTF-8 order, unlike UTF-16)', '\u{1F600}', '\uFFFD', 1],
-  ] as [string, string, string, number][])('%s', (_name, a, b, sign) => expect(Math.sign(compareByteWise(a, b))).toBe(sign));
+  ] as [string, string, string, number][])('%s', (_name, a, b, sign) =>
+    expect(Math.sign(compareByteWise(a, b))).toBe(sign),
+  );
 });
 
 describe('pickReviewVersion (§10)', () => {
@@ -109,7 +124,9 @@ describe('pickReviewVersion (§10)', () => {
     ['unknown entries skipped', ['v2', 'v1'], 'v1'],
     ['none known', ['v2'], null],
     ['empty', [], null],
-  ] as [string, string[], string | null][])('%s', (_name, versions, want) => expect(pickReviewVersion(versions)).toBe(want));
+  ] as [string, string[], string | null][])('%s', (_name, versions, want) =>
+    expect(pickReviewVersion(versions)).toBe(want),
+  );
 });
 
 describe('buildTarget', () => {
@@ -128,5 +145,7 @@ describe('buildTarget', () => {
       { kind: 'service', namespace: 'ns', name: 'svc', path: '/validate', port: 8443, caBundle: 'Q0E=' },
     ],
     ['nothing configured: empty url (the invoker fails the call)', {}, { kind: 'url', url: '' }],
-  ] as [string, WebhookClientConfig, HookTarget][])('%s', (_name, client, want) => expect(buildTarget(client)).toEqual(want));
+  ] as [string, WebhookClientConfig, HookTarget][])('%s', (_name, client, want) =>
+    expect(buildTarget(client)).toEqual(want),
+  );
 });

@@ -36,7 +36,11 @@ describe('isDns1123Label', () => {
     { name: 'leading dash', value: '-a', errors: [LABEL_REGEX_MSG] },
     { name: 'trailing dash', value: 'a-', errors: [LABEL_REGEX_MSG] },
     { name: 'empty', value: '', errors: [LABEL_REGEX_MSG] },
-    { name: 'too long and invalid', value: 'A'.repeat(64), errors: ['must be no more than 63 characters', LABEL_REGEX_MSG] },
+    {
+      name: 'too long and invalid',
+      value: 'A'.repeat(64),
+      errors: ['must be no more than 63 characters', LABEL_REGEX_MSG],
+    },
   ];
   it.each(cases)('$name', ({ value, errors }) => expect(isDns1123Label(value)).toEqual(errors));
 });
@@ -45,8 +49,16 @@ describe('isDns1123Subdomain', () => {
   const cases: { name: string; value: string; errors: string[] }[] = [
     { name: 'one label', value: 'example', errors: [] },
     { name: 'dotted', value: 'a.example.com', errors: [] },
-    { name: 'max length 253', value: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`, errors: [] },
-    { name: 'too long', value: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`, errors: ['must be no more than 253 characters'] },
+    {
+      name: 'max length 253',
+      value: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`,
+      errors: [],
+    },
+    {
+      name: 'too long',
+      value: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`,
+      errors: ['must be no more than 253 characters'],
+    },
     { name: 'double dot', value: 'a..b', errors: [SUBDOMAIN_REGEX_MSG] },
     { name: 'uppercase', value: 'Example.com', errors: [SUBDOMAIN_REGEX_MSG] },
     { name: 'underscore', value: 'a_b.com', errors: [SUBDOMAIN_REGEX_MSG] },
@@ -106,7 +118,11 @@ describe('isValidLabelValue', () => {
     { name: 'space', value: 'a b', errors: [LABEL_VALUE_MSG] },
     { name: 'slash', value: 'a/b', errors: [LABEL_VALUE_MSG] },
     { name: 'trailing dot', value: 'a.', errors: [LABEL_VALUE_MSG] },
-    { name: 'multi-byte counts bytes', value: 'é'.repeat(32), errors: ['must be no more than 63 characters', LABEL_VALUE_MSG] },
+    {
+      name: 'multi-byte counts bytes',
+      value: 'é'.repeat(32),
+      errors: ['must be no more than 63 characters', LABEL_VALUE_MSG],
+    },
   ];
   it.each(cases)('$name', ({ value, errors }) => expect(isValidLabelValue(value)).toEqual(errors));
 });
@@ -121,14 +137,27 @@ describe('validateFullyQualifiedName', () => {
     {
       name: 'two labels',
       value: 'foo.bar',
-      errors: [{ type: 'FieldValueInvalid', field: 'webhooks[0].name', badValue: 'foo.bar', detail: 'should be a domain with at least three segments separated by dots' }],
+      errors: [
+        {
+          type: 'FieldValueInvalid',
+          field: 'webhooks[0].name',
+          badValue: 'foo.bar',
+          detail: 'should be a domain with at least three segments separated by dots',
+        },
+      ],
     },
     {
       name: 'not a subdomain',
       value: 'Foo.bar.baz',
-      errors: [{ type: 'FieldValueInvalid', field: 'webhooks[0].name', badValue: 'Foo.bar.baz', detail: SUBDOMAIN_REGEX_MSG }],
+      errors: [
+        { type: 'FieldValueInvalid', field: 'webhooks[0].name', badValue: 'Foo.bar.baz', detail: SUBDOMAIN_REGEX_MSG },
+      ],
     },
-    { name: 'not a string', value: 7, errors: [{ type: 'FieldValueInvalid', field: 'webhooks[0].name', badValue: 7, detail: 'must be a string' }] },
+    {
+      name: 'not a string',
+      value: 7,
+      errors: [{ type: 'FieldValueInvalid', field: 'webhooks[0].name', badValue: 7, detail: 'must be a string' }],
+    },
   ];
   it.each(cases)('$name', ({ value, errors }) => expect(validateFullyQualifiedName(value, path)).toEqual(errors));
 });
@@ -142,12 +171,16 @@ describe('validateLabelName and validateLabels', () => {
     ]);
   });
   it('reports non-string label values', () => {
-    expect(validateLabels({ a: 1 }, root('l'))).toEqual([{ type: 'FieldValueInvalid', field: 'l', badValue: 1, detail: 'label values must be strings' }]);
+    expect(validateLabels({ a: 1 }, root('l'))).toEqual([
+      { type: 'FieldValueInvalid', field: 'l', badValue: 1, detail: 'label values must be strings' },
+    ]);
   });
   it('accepts absent labels', () => expect(validateLabels(undefined, root('l'))).toEqual([]));
   it('rejects a list as labels', () => expect(validateLabels([], root('l'))).toHaveLength(1));
   it('validateLabelName is Invalid with the key as value', () => {
-    expect(validateLabelName('-x', root('k'))).toEqual([{ type: 'FieldValueInvalid', field: 'k', badValue: '-x', detail: QNAME_PART_MSG }]);
+    expect(validateLabelName('-x', root('k'))).toEqual([
+      { type: 'FieldValueInvalid', field: 'k', badValue: '-x', detail: QNAME_PART_MSG },
+    ]);
   });
 });
 
@@ -157,39 +190,87 @@ describe('validateLabelSelector', () => {
     { name: 'null selector', selector: null, errors: [] },
     { name: 'empty selector', selector: {}, errors: [] },
     { name: 'matchLabels', selector: { matchLabels: { 'kubernetes.io/metadata.name': 'default' } }, errors: [] },
-    { name: 'In with values', selector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] }, errors: [] },
-    { name: 'NotIn with values', selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['a', 'b'] }] }, errors: [] },
+    {
+      name: 'In with values',
+      selector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] },
+      errors: [],
+    },
+    {
+      name: 'NotIn with values',
+      selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['a', 'b'] }] },
+      errors: [],
+    },
     { name: 'Exists without values', selector: { matchExpressions: [{ key: 'env', operator: 'Exists' }] }, errors: [] },
-    { name: 'DoesNotExist with empty values', selector: { matchExpressions: [{ key: 'env', operator: 'DoesNotExist', values: [] }] }, errors: [] },
+    {
+      name: 'DoesNotExist with empty values',
+      selector: { matchExpressions: [{ key: 'env', operator: 'DoesNotExist', values: [] }] },
+      errors: [],
+    },
     {
       name: 'In without values',
       selector: { matchExpressions: [{ key: 'env', operator: 'In' }] },
-      errors: [{ type: 'FieldValueRequired', field: `${p}.matchExpressions[0].values`, detail: "must be specified when `operator` is 'In' or 'NotIn'" }],
+      errors: [
+        {
+          type: 'FieldValueRequired',
+          field: `${p}.matchExpressions[0].values`,
+          detail: "must be specified when `operator` is 'In' or 'NotIn'",
+        },
+      ],
     },
     {
       name: 'NotIn with empty values',
       selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: [] }] },
-      errors: [{ type: 'FieldValueRequired', field: `${p}.matchExpressions[0].values`, detail: "must be specified when `operator` is 'In' or 'NotIn'" }],
+      errors: [
+        {
+          type: 'FieldValueRequired',
+          field: `${p}.matchExpressions[0].values`,
+          detail: "must be specified when `operator` is 'In' or 'NotIn'",
+        },
+      ],
     },
     {
       name: 'Exists with values',
       selector: { matchExpressions: [{ key: 'env', operator: 'Exists', values: ['x'] }] },
-      errors: [{ type: 'FieldValueForbidden', field: `${p}.matchExpressions[0].values`, detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" }],
+      errors: [
+        {
+          type: 'FieldValueForbidden',
+          field: `${p}.matchExpressions[0].values`,
+          detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        },
+      ],
     },
     {
       name: 'DoesNotExist with values',
       selector: { matchExpressions: [{ key: 'env', operator: 'DoesNotExist', values: ['x'] }] },
-      errors: [{ type: 'FieldValueForbidden', field: `${p}.matchExpressions[0].values`, detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" }],
+      errors: [
+        {
+          type: 'FieldValueForbidden',
+          field: `${p}.matchExpressions[0].values`,
+          detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        },
+      ],
     },
     {
       name: 'unknown operator',
       selector: { matchExpressions: [{ key: 'env', operator: 'Equals', values: ['x'] }] },
-      errors: [{ type: 'FieldValueInvalid', field: `${p}.matchExpressions[0].operator`, detail: 'not a valid selector operator' }],
+      errors: [
+        {
+          type: 'FieldValueInvalid',
+          field: `${p}.matchExpressions[0].operator`,
+          detail: 'not a valid selector operator',
+        },
+      ],
     },
     {
       name: 'lowercase operator is unknown',
       selector: { matchExpressions: [{ key: 'env', operator: 'in', values: ['x'] }] },
-      errors: [{ type: 'FieldValueInvalid', field: `${p}.matchExpressions[0].operator`, detail: 'not a valid selector operator' }],
+      errors: [
+        {
+          type: 'FieldValueInvalid',
+          field: `${p}.matchExpressions[0].operator`,
+          detail: 'not a valid selector operator',
+        },
+      ],
     },
     {
       name: 'bad key',
@@ -214,8 +295,16 @@ describe('validateLabelSelector', () => {
       selector: { matchLabels: { env: 'a b' } },
       errors: [{ type: 'FieldValueInvalid', field: `${p}.matchLabels`, detail: LABEL_VALUE_MSG }],
     },
-    { name: 'selector is a string', selector: 'env=prod', errors: [{ type: 'FieldValueInvalid', field: `${p}`, detail: 'must be a label selector object' }] },
-    { name: 'matchExpressions not a list', selector: { matchExpressions: {} }, errors: [{ type: 'FieldValueInvalid', field: `${p}.matchExpressions`, detail: 'must be a list' }] },
+    {
+      name: 'selector is a string',
+      selector: 'env=prod',
+      errors: [{ type: 'FieldValueInvalid', field: `${p}`, detail: 'must be a label selector object' }],
+    },
+    {
+      name: 'matchExpressions not a list',
+      selector: { matchExpressions: {} },
+      errors: [{ type: 'FieldValueInvalid', field: `${p}.matchExpressions`, detail: 'must be a list' }],
+    },
     {
       name: 'requirement not an object',
       selector: { matchExpressions: ['env'] },
@@ -228,17 +317,35 @@ describe('validateLabelSelector', () => {
     },
     {
       name: 'several problems at once',
-      selector: { matchLabels: { '': 'x' }, matchExpressions: [{ key: 'a', operator: 'In' }, { key: 'b', operator: 'Nope' }] },
+      selector: {
+        matchLabels: { '': 'x' },
+        matchExpressions: [
+          { key: 'a', operator: 'In' },
+          { key: 'b', operator: 'Nope' },
+        ],
+      },
       errors: [
         { type: 'FieldValueInvalid', field: `${p}.matchLabels`, detail: 'name part must be non-empty' },
         { type: 'FieldValueInvalid', field: `${p}.matchLabels`, detail: QNAME_PART_MSG },
-        { type: 'FieldValueRequired', field: `${p}.matchExpressions[0].values`, detail: "must be specified when `operator` is 'In' or 'NotIn'" },
-        { type: 'FieldValueInvalid', field: `${p}.matchExpressions[1].operator`, detail: 'not a valid selector operator' },
+        {
+          type: 'FieldValueRequired',
+          field: `${p}.matchExpressions[0].values`,
+          detail: "must be specified when `operator` is 'In' or 'NotIn'",
+        },
+        {
+          type: 'FieldValueInvalid',
+          field: `${p}.matchExpressions[1].operator`,
+          detail: 'not a valid selector operator',
+        },
       ],
     },
   ];
   it.each(cases)('$name', ({ selector, errors }) => {
-    const got = validateLabelSelector(selector, p).map((e) => ({ type: e.type, field: e.field, ...(e.detail ? { detail: e.detail } : {}) }));
+    const got = validateLabelSelector(selector, p).map((e) => ({
+      type: e.type,
+      field: e.field,
+      ...(e.detail ? { detail: e.detail } : {}),
+    }));
     expect(got).toEqual(errors);
   });
 });

@@ -71,14 +71,16 @@ export function validateFullyQualifiedName(name: unknown, path: FieldPath): Fiel
   if (typeof name !== 'string') return [invalid(path, name, 'must be a string')];
   const errs = isDns1123Subdomain(name);
   if (errs.length > 0) return [invalid(path, name, errs.join(','))];
-  if (name.split('.').length < 3) return [invalid(path, name, 'should be a domain with at least three segments separated by dots')];
+  if (name.split('.').length < 3)
+    return [invalid(path, name, 'should be a domain with at least three segments separated by dots')];
   return [];
 }
 
 export function isDns1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
-  if (!DNS1123_SUBDOMAIN_RE.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  if (!DNS1123_SUBDOMAIN_RE.test(value))
+    errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errs;
 }
 
@@ -101,7 +103,8 @@ export function isQualifiedName(value: string): string[] {
     return errs;
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);
+  else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH)
+    errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);
   if (!QUALIFIED_NAME_RE.test(name)) {
     errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   }
@@ -112,7 +115,8 @@ export function isQualifiedName(value: string): string[] {
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
-  if (!LABEL_VALUE_RE.test(value)) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  if (!LABEL_VALUE_RE.test(value))
+    errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errs;
 }
 
@@ -169,11 +173,15 @@ export function validateLabelSelectorRequirement(req: unknown, path: FieldPath):
   switch (r.operator) {
     case 'In':
     case 'NotIn':
-      if (list.length === 0) errs.push(required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (list.length === 0)
+        errs.push(required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
       break;
     case 'Exists':
     case 'DoesNotExist':
-      if (list.length > 0) errs.push(forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      if (list.length > 0)
+        errs.push(
+          forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+        );
       break;
     default:
       errs.push(invalid(path.child('operator'), r.operator ?? '', 'not a valid selector operator'));

@@ -8,7 +8,10 @@ import { formatInvalid, type FieldError } from './field-path.js';
 import type { DefaultedConfiguration, WebhookConfiguration } from './types.js';
 import { validateConfiguration, type ValidateOptions } from './validate.js';
 
-export function parseWebhookConfiguration(obj: unknown, opts: ValidateOptions = {}): Result<DefaultedConfiguration, FieldError[]> {
+export function parseWebhookConfiguration(
+  obj: unknown,
+  opts: ValidateOptions = {},
+): Result<DefaultedConfiguration, FieldError[]> {
   const errors = validateConfiguration(obj, opts);
   if (errors.length > 0) return err(errors);
   return ok(defaultConfiguration(obj as WebhookConfiguration));

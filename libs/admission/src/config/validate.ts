@@ -39,7 +39,10 @@ export interface ValidateOptions {
   readonly knownPlugins?: ReadonlySet<string>;
 }
 
-export const CONFIG_API_VERSIONS: readonly ConfigApiVersion[] = ['admissionregistration.k8s.io/v1', 'admissionregistration.k8s.io/v1beta1'];
+export const CONFIG_API_VERSIONS: readonly ConfigApiVersion[] = [
+  'admissionregistration.k8s.io/v1',
+  'admissionregistration.k8s.io/v1beta1',
+];
 export const CONFIG_KINDS: readonly ConfigKind[] = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const MAX_MATCH_CONDITIONS = 64;
@@ -129,7 +132,11 @@ function validateMetadata(meta: unknown, errs: FieldError[]): void {
         size += byteLength(k) + (typeof v === 'string' ? byteLength(v) : 0);
       }
       if (size > MAX_ANNOTATIONS_BYTES) {
-        errs.push({ type: 'FieldValueTooLong', field: path.child('annotations').toString(), detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes` });
+        errs.push({
+          type: 'FieldValueTooLong',
+          field: path.child('annotations').toString(),
+          detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes`,
+        });
       }
     }
   }
@@ -160,8 +167,10 @@ function validateResources(resources: readonly string[], path: FieldPath, errs: 
     }
     const res = resSub.slice(0, slash);
     const sub = resSub.slice(slash + 1);
-    if (withWildcardSub.has(res)) errs.push(invalid(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
-    if (subWithWildcardRes.has(sub)) errs.push(invalid(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
+    if (withWildcardSub.has(res))
+      errs.push(invalid(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
+    if (subWithWildcardRes.has(sub))
+      errs.push(invalid(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
     if (sub === '*') withWildcardSub.add(res);
     if (res === '*') subWithWildcardRes.add(sub);
   });
@@ -183,7 +192,10 @@ function validateRule(rule: unknown, path: FieldPath, errs: FieldError[]): void 
     if (operations.length === 0) errs.push(required(path.child('operations')));
     if (operations.length > 1 && operations.includes('*')) {
       // Go prints the internal type of the value: Operations is []admissionregistration.OperationType.
-      errs.push({ ...invalid(path.child('operations'), operations, "if '*' is present, must not specify other operations"), badValueType: '[]admissionregistration.OperationType' });
+      errs.push({
+        ...invalid(path.child('operations'), operations, "if '*' is present, must not specify other operations"),
+        badValueType: '[]admissionregistration.OperationType',
+      });
     }
     operations.forEach((op, i) => {
       if (!OPERATIONS.includes(op)) errs.push(notSupported(path.child('operations').index(i), op, OPERATIONS));
@@ -302,7 +314,9 @@ function validateClientConfig(cc: unknown, path: FieldPath, opts: ValidateOption
   const count = Number(hasUrl) + Number(hasService) + Number(hasPlugin);
   if (count !== 1) {
     // The apiserver's wording, unless Hookgate's plugin extension is involved.
-    const detail = hasPlugin ? 'exactly one of url, service or plugin is required' : 'exactly one of url or service is required';
+    const detail = hasPlugin
+      ? 'exactly one of url, service or plugin is required'
+      : 'exactly one of url or service is required';
     errs.push(required(path, detail));
   } else if (hasUrl) {
     const url = optionalString(cc['url'], path.child('url'), errs);
@@ -322,7 +336,12 @@ function validateClientConfig(cc: unknown, path: FieldPath, opts: ValidateOption
       errs.push(invalid(path.child('caBundle'), caBundle, 'must be a base64-encoded PEM bundle (a string)'));
     } else {
       const decoded = decodeBase64(caBundle);
-      if (!decoded.ok) errs.push({ type: 'FieldValueInvalid', field: path.child('caBundle').toString(), detail: `must be base64-encoded: ${decoded.error}` });
+      if (!decoded.ok)
+        errs.push({
+          type: 'FieldValueInvalid',
+          field: path.child('caBundle').toString(),
+          detail: `must be base64-encoded: ${decoded.error}`,
+        });
     }
   }
 }
@@ -386,7 +405,14 @@ function validateAdmissionReviewVersions(versions: unknown, isV1: boolean, path:
   if (!accepted) errs.push(invalid(path, list, `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
 }
 
-function validateWebhook(w: unknown, path: FieldPath, version: ConfigApiVersion, mutating: boolean, opts: ValidateOptions, errs: FieldError[]): void {
+function validateWebhook(
+  w: unknown,
+  path: FieldPath,
+  version: ConfigApiVersion,
+  mutating: boolean,
+  opts: ValidateOptions,
+  errs: FieldError[],
+): void {
   if (!isObject(w)) {
     errs.push(invalid(path, w, `must be an object, got ${describe(w)}`));
     return;
@@ -435,12 +461,20 @@ function validateWebhook(w: unknown, path: FieldPath, version: ConfigApiVersion,
 export function validateConfiguration(obj: unknown, opts: ValidateOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
   if (!isObject(obj)) {
-    return [invalid('', describe(obj), 'a webhook configuration must be an object with apiVersion, kind, metadata and webhooks')];
+    return [
+      invalid(
+        '',
+        describe(obj),
+        'a webhook configuration must be an object with apiVersion, kind, metadata and webhooks',
+      ),
+    ];
   }
   const apiVersion = obj['apiVersion'];
   const kind = obj['kind'];
-  if (!given(apiVersion) || apiVersion === '') errs.push(required('apiVersion', `must be one of ${CONFIG_API_VERSIONS.join(', ')}`));
-  else if (!(CONFIG_API_VERSIONS as readonly unknown[]).includes(apiVersion)) errs.push(notSupported('apiVersion', apiVersion, CONFIG_API_VERSIONS));
+  if (!given(apiVersion) || apiVersion === '')
+    errs.push(required('apiVersion', `must be one of ${CONFIG_API_VERSIONS.join(', ')}`));
+  else if (!(CONFIG_API_VERSIONS as readonly unknown[]).includes(apiVersion))
+    errs.push(notSupported('apiVersion', apiVersion, CONFIG_API_VERSIONS));
   if (!given(kind) || kind === '') errs.push(required('kind', `must be one of ${CONFIG_KINDS.join(', ')}`));
   else if (!(CONFIG_KINDS as readonly unknown[]).includes(kind)) errs.push(notSupported('kind', kind, CONFIG_KINDS));
   // Without a known version and kind, which rules apply is unknown.

@@ -22,10 +22,15 @@ describe('failures raised by the chain', () => {
       want: {
         kind: 'no-known-version',
         code: 400,
-        message: 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)',
+        message:
+          'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)',
       },
     },
-    { name: 'sideEffects nil', got: sideEffectsNilFailure(), want: { kind: 'sideeffects-nil', code: 400, message: 'Webhook SideEffects is nil' } },
+    {
+      name: 'sideEffects nil',
+      got: sideEffectsNilFailure(),
+      want: { kind: 'sideeffects-nil', code: 400, message: 'Webhook SideEffects is nil' },
+    },
     {
       name: 'deadline spent (url)',
       got: deadlineExceededFailure({ target: url }),
@@ -47,7 +52,8 @@ describe('failures raised by the chain', () => {
       want: {
         kind: 'transport',
         code: 503,
-        message: 'failed to call webhook: plugin "pod-defaults": the object is nested too deeply for the gateway to encode (Maximum call stack size exceeded)',
+        message:
+          'failed to call webhook: plugin "pod-defaults": the object is nested too deeply for the gateway to encode (Maximum call stack size exceeded)',
       },
     },
   ])('$name', ({ got, want }) => {

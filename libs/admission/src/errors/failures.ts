@@ -56,7 +56,9 @@ export function invokerErrorFailure(hook: Pick<Hook, 'target'>, error: unknown):
   // JSON encoding recurses: an object nested thousands of levels deep overflows the stack, which is
   // the gateway's limit, not the hook's fault. Say so rather than leave a bare V8 message.
   const overflow = error instanceof RangeError && /call stack/i.test(error.message);
-  const text = overflow ? `the object is nested too deeply for the gateway to encode (${error.message})` : errorText(error);
+  const text = overflow
+    ? `the object is nested too deeply for the gateway to encode (${error.message})`
+    : errorText(error);
   return { kind: 'transport', message: `failed to call webhook: ${describeCall(hook.target)}: ${text}`, code: 503 };
 }
 

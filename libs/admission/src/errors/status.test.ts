@@ -19,17 +19,31 @@ describe('buildDenialStatus (statuserror.go ToStatusErr)', () => {
     {
       name: 'no status at all',
       result: undefined,
-      want: { status: 'Failure', code: 400, message: 'admission webhook "h.example.com" denied the request without explanation' },
+      want: {
+        status: 'Failure',
+        code: 400,
+        message: 'admission webhook "h.example.com" denied the request without explanation',
+      },
     },
     {
       name: 'message wins over reason',
       result: { message: 'no pods on Sunday', reason: 'Sunday', code: 403 },
-      want: { message: 'admission webhook "h.example.com" denied the request: no pods on Sunday', reason: 'Sunday', code: 403, status: 'Failure' },
+      want: {
+        message: 'admission webhook "h.example.com" denied the request: no pods on Sunday',
+        reason: 'Sunday',
+        code: 403,
+        status: 'Failure',
+      },
     },
     {
       name: 'reason used when there is no message',
       result: { reason: 'Sunday' },
-      want: { reason: 'Sunday', code: 400, status: 'Failure', message: 'admission webhook "h.example.com" denied the request: Sunday' },
+      want: {
+        reason: 'Sunday',
+        code: 400,
+        status: 'Failure',
+        message: 'admission webhook "h.example.com" denied the request: Sunday',
+      },
     },
     {
       name: 'code below 400 becomes 400, Success becomes Failure',
@@ -39,12 +53,21 @@ describe('buildDenialStatus (statuserror.go ToStatusErr)', () => {
     {
       name: 'code 0 becomes 400',
       result: { code: 0 },
-      want: { code: 400, status: 'Failure', message: 'admission webhook "h.example.com" denied the request without explanation' },
+      want: {
+        code: 400,
+        status: 'Failure',
+        message: 'admission webhook "h.example.com" denied the request without explanation',
+      },
     },
     {
       name: 'codes of 400 and more, custom status values and details are kept',
       result: { code: 500, status: 'custom', details: { causes: [{ field: 'spec' }] }, message: 'm' },
-      want: { code: 500, status: 'custom', details: { causes: [{ field: 'spec' }] }, message: 'admission webhook "h.example.com" denied the request: m' },
+      want: {
+        code: 500,
+        status: 'custom',
+        details: { causes: [{ field: 'spec' }] },
+        message: 'admission webhook "h.example.com" denied the request: m',
+      },
     },
   ];
   it.each(cases)('$name', ({ result, want }) => {
@@ -58,7 +81,9 @@ describe('buildDenialStatus (statuserror.go ToStatusErr)', () => {
   });
 
   it('quotes the hook name the Go way', () => {
-    expect(buildDenialStatus('we"ird', undefined).message).toBe('admission webhook "we\\"ird" denied the request without explanation');
+    expect(buildDenialStatus('we"ird', undefined).message).toBe(
+      'admission webhook "we\\"ird" denied the request without explanation',
+    );
   });
 });
 
@@ -67,16 +92,32 @@ describe('the other statuses, field by field', () => {
     {
       name: 'internalErrorStatus',
       got: internalErrorStatus('boom'),
-      want: { status: 'Failure', message: 'Internal error occurred: boom', reason: 'InternalError', details: { causes: [{ message: 'boom' }] }, code: 500 },
+      want: {
+        status: 'Failure',
+        message: 'Internal error occurred: boom',
+        reason: 'InternalError',
+        details: { causes: [{ message: 'boom' }] },
+        code: 500,
+      },
     },
     {
       name: 'callingFailureStatus',
-      got: callingFailureStatus('h.example.com', { message: 'received invalid webhook response: webhook response was absent' }),
+      got: callingFailureStatus('h.example.com', {
+        message: 'received invalid webhook response: webhook response was absent',
+      }),
       want: {
         status: 'Failure',
-        message: 'Internal error occurred: failed calling webhook "h.example.com": received invalid webhook response: webhook response was absent',
+        message:
+          'Internal error occurred: failed calling webhook "h.example.com": received invalid webhook response: webhook response was absent',
         reason: 'InternalError',
-        details: { causes: [{ message: 'failed calling webhook "h.example.com": received invalid webhook response: webhook response was absent' }] },
+        details: {
+          causes: [
+            {
+              message:
+                'failed calling webhook "h.example.com": received invalid webhook response: webhook response was absent',
+            },
+          ],
+        },
         code: 500,
       },
     },
@@ -94,7 +135,12 @@ describe('the other statuses, field by field', () => {
     {
       name: 'dryRunUnsupportedStatus',
       got: dryRunUnsupportedStatus('h.example.com'),
-      want: { status: 'Failure', message: 'admission webhook "h.example.com" does not support dry run', reason: 'BadRequest', code: 400 },
+      want: {
+        status: 'Failure',
+        message: 'admission webhook "h.example.com" does not support dry run',
+        reason: 'BadRequest',
+        code: 400,
+      },
     },
     {
       name: 'badRequestStatus',
@@ -104,12 +150,24 @@ describe('the other statuses, field by field', () => {
     {
       name: 'timeoutStatus',
       got: timeoutStatus(),
-      want: { status: 'Failure', message: 'Timeout: request did not complete within requested timeout', reason: 'Timeout', details: {}, code: 504 },
+      want: {
+        status: 'Failure',
+        message: 'Timeout: request did not complete within requested timeout',
+        reason: 'Timeout',
+        details: {},
+        code: 504,
+      },
     },
     {
       name: 'namespaceNotFoundStatus',
       got: namespaceNotFoundStatus('team-a'),
-      want: { status: 'Failure', message: 'namespaces "team-a" not found', reason: 'NotFound', details: { name: 'team-a', kind: 'namespaces' }, code: 404 },
+      want: {
+        status: 'Failure',
+        message: 'namespaces "team-a" not found',
+        reason: 'NotFound',
+        details: { name: 'team-a', kind: 'namespaces' },
+        code: 404,
+      },
     },
     {
       name: 'notFoundStatus with a group',
@@ -124,7 +182,11 @@ describe('the other statuses, field by field', () => {
     },
     {
       name: 'forbiddenStatus with a name, core group',
-      got: forbiddenStatus({ group: '', resource: 'pods' }, 'my-pod', "expression 'x' resulted in error: no such key: y"),
+      got: forbiddenStatus(
+        { group: '', resource: 'pods' },
+        'my-pod',
+        "expression 'x' resulted in error: no such key: y",
+      ),
       want: {
         status: 'Failure',
         message: `pods "my-pod" is forbidden: expression 'x' resulted in error: no such key: y`,
@@ -152,7 +214,9 @@ describe('the other statuses, field by field', () => {
     {
       name: 'modificationNotSupportedStatus',
       got: modificationNotSupportedStatus('h.example.com'),
-      want: internalErrorStatus('admission webhook "h.example.com" attempted to modify the object, which is not supported for this operation'),
+      want: internalErrorStatus(
+        'admission webhook "h.example.com" attempted to modify the object, which is not supported for this operation',
+      ),
     },
   ];
   it.each(cases)('$name', ({ got, want }) => {

@@ -99,7 +99,8 @@ function typeCheck(checker: Checker, macro: TwoVarMacro, ctx: OverlayContext): C
 function entriesOf(range: unknown, kind: Kind): [unknown, unknown][] {
   if (Array.isArray(range)) return range.map((v, i) => [BigInt(i), v]);
   if (range instanceof Map) return [...range.entries()];
-  if (range !== null && typeof range === 'object') return Object.keys(range).map((k) => [k, (range as Record<string, unknown>)[k]]);
+  if (range !== null && typeof range === 'object')
+    return Object.keys(range).map((k) => [k, (range as Record<string, unknown>)[k]]);
   throw new TwoVarError(`${kind}() needs a list or a map`);
 }
 
@@ -107,7 +108,8 @@ function evaluate(ev: Evaluator, macro: TwoVarMacro, ctx: unknown): unknown {
   const entries = entriesOf(ev.run(macro.receiver, ctx), macro.kind);
   const keyCtx = macro.keyCtx as OverlayContext;
   const valueCtx = macro.valueCtx as OverlayContext;
-  const scoped = (key: unknown, value: unknown): OverlayContext => valueCtx.reuse(keyCtx.reuse(ctx).setIterValue(key, ev)).setIterValue(value, ev);
+  const scoped = (key: unknown, value: unknown): OverlayContext =>
+    valueCtx.reuse(keyCtx.reuse(ctx).setIterValue(key, ev)).setIterValue(value, ev);
   const test = (node: AstNode, scope: OverlayContext): boolean => {
     const result = ev.run(node, scope);
     if (typeof result !== 'boolean') throw new TwoVarError(`${macro.kind}() predicate must return bool`);
@@ -153,7 +155,8 @@ function evaluate(ev: Evaluator, macro: TwoVarMacro, ctx: unknown): unknown {
         const scope = scoped(key, value);
         if (macro.filter !== undefined && !test(macro.filter, scope)) continue;
         const entry = ev.run(macro.body, scope);
-        if (Array.isArray(entry) || entry === null || typeof entry !== 'object') throw new TwoVarError('transformMapEntry() expression must produce a map');
+        if (Array.isArray(entry) || entry === null || typeof entry !== 'object')
+          throw new TwoVarError('transformMapEntry() expression must produce a map');
         for (const [k, v] of entriesOf(entry, macro.kind)) {
           if (out.has(k)) throw new TwoVarError(`insert failed: key ${String(k)} already exists`);
           out.set(k, v);

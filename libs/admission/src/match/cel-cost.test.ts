@@ -6,11 +6,14 @@ import { podAdmissionRequest } from '../testing/sample-requests.js';
 /** A Pod whose spec carries a list of n integers, for comprehensions to range over. */
 function activationWithItems(n: number) {
   const items = Array.from({ length: n }, (_, i) => i);
-  return buildCelActivation(podAdmissionRequest({ object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { items } } }));
+  return buildCelActivation(
+    podAdmissionRequest({ object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { items } } }),
+  );
 }
 
-const evaluate = (expression: string, n: number) => compileMatchCondition({ name: 'c', expression }).evaluate(activationWithItems(n));
-const LIMIT_ERROR = "resulted in error: operation cancelled: actual cost limit exceeded";
+const evaluate = (expression: string, n: number) =>
+  compileMatchCondition({ name: 'c', expression }).evaluate(activationWithItems(n));
+const LIMIT_ERROR = 'resulted in error: operation cancelled: actual cost limit exceeded';
 
 describe('CEL iteration limit (cel-go per-call cost limit)', () => {
   const nested = 'object.spec.items.all(x, object.spec.items.all(y, object.spec.items.all(z, x + y + z >= 0)))';
@@ -31,7 +34,10 @@ describe('CEL iteration limit (cel-go per-call cost limit)', () => {
   });
 
   it('meters two-variable comprehensions too', () => {
-    const result = evaluate('object.spec.items.all(i, x, object.spec.items.all(j, y, object.spec.items.all(k, z, x + y + z >= 0)))', 120);
+    const result = evaluate(
+      'object.spec.items.all(i, x, object.spec.items.all(j, y, object.spec.items.all(k, z, x + y + z >= 0)))',
+      120,
+    );
     expect(!result.ok && result.error).toContain(LIMIT_ERROR);
   });
 
@@ -51,17 +57,29 @@ describe('CEL iteration limit (cel-go per-call cost limit)', () => {
   });
 
   it('skips the webhook when the budget runs out under Ignore', () => {
-    expect(evaluateMatchConditions(heavyConditions, activationWithItems(90), 'Ignore')).toEqual({ kind: 'skip', errors: [] });
+    expect(evaluateMatchConditions(heavyConditions, activationWithItems(90), 'Ignore')).toEqual({
+      kind: 'skip',
+      errors: [],
+    });
   });
 
   it('three of them fit the budget', () => {
-    expect(evaluateMatchConditions(heavyConditions.slice(0, 3), activationWithItems(90), 'Fail')).toEqual({ kind: 'match' });
+    expect(evaluateMatchConditions(heavyConditions.slice(0, 3), activationWithItems(90), 'Fail')).toEqual({
+      kind: 'match',
+    });
   });
 
   it('cuts work the iteration count does not see once its time is up (injected clock)', () => {
     let t = 0;
     const clock = () => (t += 100); // every reading advances 100 ms: the 1 s allowance ends after 11 readings
-    const quadratic = compileMatchCondition({ name: 'q', expression: 'object.spec.items.all(x, x in object.spec.items)' });
-    expect(evaluateMatchConditions([quadratic], activationWithItems(20_000), 'Fail', clock)).toEqual({ kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors: [] });
+    const quadratic = compileMatchCondition({
+      name: 'q',
+      expression: 'object.spec.items.all(x, x in object.spec.items)',
+    });
+    expect(evaluateMatchConditions([quadratic], activationWithItems(20_000), 'Fail', clock)).toEqual({
+      kind: 'error',
+      message: BUDGET_EXHAUSTED_MESSAGE,
+      errors: [],
+    });
   });
 });

@@ -21,7 +21,8 @@ const MATCH_CONDITIONS_TIME_MS = 1000;
 
 const COST_LIMIT_MESSAGE = 'operation cancelled: actual cost limit exceeded';
 /** The error cel.Filter.ForInput returns once the webhook's budget is spent. */
-export const BUDGET_EXHAUSTED_MESSAGE = 'validation failed due to running out of cost budget, no further validation rules will be run';
+export const BUDGET_EXHAUSTED_MESSAGE =
+  'validation failed due to running out of cost budget, no further validation rules will be run';
 
 class CelCostLimitError extends Error {
   constructor() {
@@ -73,7 +74,9 @@ export interface EvaluationBudget {
 }
 
 export function matchConditionsBudget(now?: () => number): EvaluationBudget {
-  return now === undefined ? { remaining: MATCH_CONDITIONS_ITERATIONS } : { remaining: MATCH_CONDITIONS_ITERATIONS, now };
+  return now === undefined
+    ? { remaining: MATCH_CONDITIONS_ITERATIONS }
+    : { remaining: MATCH_CONDITIONS_ITERATIONS, now };
 }
 
 function pastDeadline(budget: EvaluationBudget, t: number): boolean {
@@ -82,7 +85,9 @@ function pastDeadline(budget: EvaluationBudget, t: number): boolean {
 }
 
 /** `limited`: 'call' when this expression passed the per-call limit, 'budget' when the webhook's budget (or time) ran out. */
-export type MeteredResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown; readonly limited?: 'call' | 'budget' };
+export type MeteredResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: unknown; readonly limited?: 'call' | 'budget' };
 
 /**
  * Runs one evaluation under min(per-call limit, what the budget has left) and charges the budget.

@@ -3,7 +3,13 @@
  * formats whose `validate(s)` answers `optional.none()` for a valid value, else the list of
  * problems. The name formats use the same validation (and texts) as configuration validation.
  */
-import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../config/names.js';
+import {
+  isDns1035Label,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+} from '../config/names.js';
 import { goParseRequestUri } from '../go-url.js';
 
 export class KubeFormat {
@@ -28,7 +34,9 @@ function validDate(year: number, month: number, day: number): boolean {
 
 function checkDate(value: string): string[] {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3])) ? [] : [`parsing time ${JSON.stringify(value)} as "2006-01-02": cannot parse`];
+  return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3]))
+    ? []
+    : [`parsing time ${JSON.stringify(value)} as "2006-01-02": cannot parse`];
 }
 
 function checkDateTime(value: string): string[] {

@@ -7,13 +7,15 @@ describe('unclosedBrackets', () => {
     ['[1, 2,', ['[']],
     ['f([1, 2', ['(', '[']],
     ['[1, 2]', []],
-    ["'[' + \"(\" == x", []],
+    ['\'[\' + "(" == x', []],
     ["r'\\' == '['", []],
     ["'''a ' [ ''' + [", ['[']],
     ['a // [ comment\n + (', ['(']],
   ])('%j → %j', (expression, open) => expect(unclosedBrackets(expression)).toEqual(open));
 
-  it.each([['"abc'], ['1 == 1)'], ['[1, 2)']])('%j cannot be scanned', (expression) => expect(unclosedBrackets(expression)).toBeUndefined());
+  it.each([['"abc'], ['1 == 1)'], ['[1, 2)']])('%j cannot be scanned', (expression) =>
+    expect(unclosedBrackets(expression)).toBeUndefined(),
+  );
 });
 
 describe('compile errors in cel-go wording', () => {

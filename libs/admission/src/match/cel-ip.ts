@@ -33,7 +33,11 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export function parseKubeIp(s: string): Parsed<KubeIp> {
   const parsed = parseAddr(s);
-  if (!parsed.ok) return { ok: false, error: `network address parse error during conversion from string: ParseAddr(${JSON.stringify(s)}): ${parsed.error}` };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      error: `network address parse error during conversion from string: ParseAddr(${JSON.stringify(s)}): ${parsed.error}`,
+    };
   if (parsed.zone !== '') return { ok: false, error: 'IP Address with zone value is not allowed' };
   if (isV4InV6(parsed.value)) return { ok: false, error: 'IPv4-mapped IPv6 address is not allowed' };
   return { ok: true, value: parsed.value };
@@ -41,14 +45,18 @@ export function parseKubeIp(s: string): Parsed<KubeIp> {
 
 export function parseKubeCidr(s: string): Parsed<KubeCidr> {
   const slash = s.lastIndexOf('/');
-  const wrap = (error: string): Parsed<KubeCidr> => ({ ok: false, error: `network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): ${error}` });
-  if (slash < 0) return wrap('no \'/\'');
+  const wrap = (error: string): Parsed<KubeCidr> => ({
+    ok: false,
+    error: `network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): ${error}`,
+  });
+  if (slash < 0) return wrap("no '/'");
   const addr = parseAddr(s.slice(0, slash));
   if (!addr.ok) return wrap(addr.error);
   if (addr.zone !== '') return wrap('IPv6 zones cannot be present in a prefix');
   const bitsText = s.slice(slash + 1);
   const max = addr.value.family === 4 ? 32 : 128;
-  if (!/^(0|[1-9][0-9]{0,2})$/.test(bitsText) || Number(bitsText) > max) return wrap(`bad bits after slash: ${JSON.stringify(bitsText)}`);
+  if (!/^(0|[1-9][0-9]{0,2})$/.test(bitsText) || Number(bitsText) > max)
+    return wrap(`bad bits after slash: ${JSON.stringify(bitsText)}`);
   if (isV4InV6(addr.value)) return { ok: false, error: 'IPv4-mapped IPv6 address is not allowed' };
   return { ok: true, value: new KubeCidr(addr.value, Number(bitsText)) };
 }
@@ -89,7 +97,9 @@ export function isLoopback(ip: KubeIp): boolean {
 
 export function isLinkLocalMulticast(ip: KubeIp): boolean {
   const b = ip.bytes;
-  return ip.family === 4 ? b[0] === 224 && b[1] === 0 && b[2] === 0 : b[0] === 0xff && ((b[1] as number) & 0x0f) === 0x02;
+  return ip.family === 4
+    ? b[0] === 224 && b[1] === 0 && b[2] === 0
+    : b[0] === 0xff && ((b[1] as number) & 0x0f) === 0x02;
 }
 
 export function isLinkLocalUnicast(ip: KubeIp): boolean {
@@ -119,7 +129,8 @@ function parseAddr(s: string): AddrResult {
 
 function parseIpv4(s: string): { ok: true; bytes: Uint8Array } | { ok: false; error: string } {
   const parts = s.split('.');
-  if (parts.length !== 4) return { ok: false, error: parts.length < 4 ? 'IPv4 address too short' : 'IPv4 address too long' };
+  if (parts.length !== 4)
+    return { ok: false, error: parts.length < 4 ? 'IPv4 address too short' : 'IPv4 address too long' };
   const bytes = new Uint8Array(4);
   for (const [i, part] of parts.entries()) {
     if (!/^[0-9]{1,3}$/.test(part)) return { ok: false, error: `unexpected character` };
@@ -152,8 +163,10 @@ function parseIpv6(input: string): AddrResult {
     if (group === undefined) return { ok: false, error: 'each colon-separated field must have at least one digit' };
     if (s[group.length] === '.') {
       // An embedded IPv4 address: the last 32 bits.
-      if (ellipsis < 0 && i !== 12) return { ok: false, error: 'embedded IPv4 address must replace the final 2 fields of the address' };
-      if (i + 4 > 16) return { ok: false, error: 'too many hex fields to fit an embedded IPv4 at the end of the address' };
+      if (ellipsis < 0 && i !== 12)
+        return { ok: false, error: 'embedded IPv4 address must replace the final 2 fields of the address' };
+      if (i + 4 > 16)
+        return { ok: false, error: 'too many hex fields to fit an embedded IPv4 at the end of the address' };
       const v4 = parseIpv4(s);
       if (!v4.ok) return v4;
       bytes.set(v4.bytes, i);
@@ -200,7 +213,7 @@ function formatIpv6(bytes: Uint8Array): string {
   const groups = Array.from({ length: 8 }, (_, g) => ((bytes[2 * g] as number) << 8) | (bytes[2 * g + 1] as number));
   let bestStart = -1;
   let bestLength = 0;
-  for (let g = 0; g < 8; ) {
+  for (let g = 0; g < 8;) {
     if (groups[g] !== 0) {
       g++;
       continue;
@@ -211,7 +224,13 @@ function formatIpv6(bytes: Uint8Array): string {
     g = end;
   }
   if (bestStart < 0) return groups.map((x) => x.toString(16)).join(':');
-  const head = groups.slice(0, bestStart).map((x) => x.toString(16)).join(':');
-  const tail = groups.slice(bestStart + bestLength).map((x) => x.toString(16)).join(':');
+  const head = groups
+    .slice(0, bestStart)
+    .map((x) => x.toString(16))
+    .join(':');
+  const tail = groups
+    .slice(bestStart + bestLength)
+    .map((x) => x.toString(16))
+    .join(':');
   return `${head}::${tail}`;
 }

@@ -75,7 +75,8 @@ const SEMVER_MAX_LENGTH = 256;
 
 /** Strict SemVer 2.0 as blang/semver parses it: no `v` prefix, no whitespace, no leading zeros. */
 function parseSemver(s: string, normalize: boolean): Parsed<SemVer> {
-  if (s.length > SEMVER_MAX_LENGTH) return { ok: false, error: `could not parse semver: longer than ${SEMVER_MAX_LENGTH} characters` };
+  if (s.length > SEMVER_MAX_LENGTH)
+    return { ok: false, error: `could not parse semver: longer than ${SEMVER_MAX_LENGTH} characters` };
   const text = normalize ? normalizeSemver(s) : s;
   if (/^[0-9]/.test(text) && text.trim() === text) {
     try {
@@ -157,9 +158,17 @@ export function registerKubernetesTypeLibraries(env: Environment): Environment {
     .registerFunction('kubernetes.Semver.major(): int', (v: SemVer) => BigInt(v.major))
     .registerFunction('kubernetes.Semver.minor(): int', (v: SemVer) => BigInt(v.minor))
     .registerFunction('kubernetes.Semver.patch(): int', (v: SemVer) => BigInt(v.patch))
-    .registerFunction('kubernetes.Semver.compareTo(kubernetes.Semver): int', (a: SemVer, b: SemVer) => BigInt(a.compare(b)))
-    .registerFunction('kubernetes.Semver.isGreaterThan(kubernetes.Semver): bool', (a: SemVer, b: SemVer) => a.compare(b) > 0)
-    .registerFunction('kubernetes.Semver.isLessThan(kubernetes.Semver): bool', (a: SemVer, b: SemVer) => a.compare(b) < 0)
+    .registerFunction('kubernetes.Semver.compareTo(kubernetes.Semver): int', (a: SemVer, b: SemVer) =>
+      BigInt(a.compare(b)),
+    )
+    .registerFunction(
+      'kubernetes.Semver.isGreaterThan(kubernetes.Semver): bool',
+      (a: SemVer, b: SemVer) => a.compare(b) > 0,
+    )
+    .registerFunction(
+      'kubernetes.Semver.isLessThan(kubernetes.Semver): bool',
+      (a: SemVer, b: SemVer) => a.compare(b) < 0,
+    )
     .registerOperator('kubernetes.Semver == kubernetes.Semver', (a: SemVer, b: SemVer) => a.compare(b) === 0)
 
     .registerType('kubernetes.Quantity', KubeQuantity)
@@ -170,22 +179,44 @@ export function registerKubernetesTypeLibraries(env: Environment): Environment {
     .registerFunction('kubernetes.Quantity.asInteger(): int', asInteger)
     .registerFunction('kubernetes.Quantity.asApproximateFloat(): double', quantityAsFloat)
     .registerFunction('kubernetes.Quantity.add(kubernetes.Quantity): kubernetes.Quantity', addQuantities)
-    .registerFunction('kubernetes.Quantity.add(int): kubernetes.Quantity', (q: KubeQuantity, n: bigint) => addQuantities(q, quantityOfInt(n)))
-    .registerFunction('kubernetes.Quantity.sub(kubernetes.Quantity): kubernetes.Quantity', (a: KubeQuantity, b: KubeQuantity) => addQuantities(a, negateQuantity(b)))
-    .registerFunction('kubernetes.Quantity.sub(int): kubernetes.Quantity', (q: KubeQuantity, n: bigint) => addQuantities(q, quantityOfInt(-n)))
-    .registerFunction('kubernetes.Quantity.compareTo(kubernetes.Quantity): int', (a: KubeQuantity, b: KubeQuantity) => BigInt(compareQuantities(a, b)))
-    .registerFunction('kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool', (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) > 0)
-    .registerFunction('kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool', (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) < 0)
-    .registerOperator('kubernetes.Quantity == kubernetes.Quantity', (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) === 0)
+    .registerFunction('kubernetes.Quantity.add(int): kubernetes.Quantity', (q: KubeQuantity, n: bigint) =>
+      addQuantities(q, quantityOfInt(n)),
+    )
+    .registerFunction(
+      'kubernetes.Quantity.sub(kubernetes.Quantity): kubernetes.Quantity',
+      (a: KubeQuantity, b: KubeQuantity) => addQuantities(a, negateQuantity(b)),
+    )
+    .registerFunction('kubernetes.Quantity.sub(int): kubernetes.Quantity', (q: KubeQuantity, n: bigint) =>
+      addQuantities(q, quantityOfInt(-n)),
+    )
+    .registerFunction('kubernetes.Quantity.compareTo(kubernetes.Quantity): int', (a: KubeQuantity, b: KubeQuantity) =>
+      BigInt(compareQuantities(a, b)),
+    )
+    .registerFunction(
+      'kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool',
+      (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) > 0,
+    )
+    .registerFunction(
+      'kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool',
+      (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) < 0,
+    )
+    .registerOperator(
+      'kubernetes.Quantity == kubernetes.Quantity',
+      (a: KubeQuantity, b: KubeQuantity) => compareQuantities(a, b) === 0,
+    )
 
     .registerType('kubernetes.Format', KubeFormat)
     .registerType('kubernetes.FormatNamespace', CelFormatNamespace)
     .registerConstant('format', 'kubernetes.FormatNamespace', new CelFormatNamespace())
-    .registerFunction('kubernetes.FormatNamespace.named(string): optional<kubernetes.Format>', (_: unknown, name: string) => Optional.of(KUBE_FORMATS.get(name)))
+    .registerFunction(
+      'kubernetes.FormatNamespace.named(string): optional<kubernetes.Format>',
+      (_: unknown, name: string) => Optional.of(KUBE_FORMATS.get(name)),
+    )
     .registerFunction('kubernetes.Format.validate(string): optional<list<string>>', (f: KubeFormat, value: string) => {
       const problems = f.validate(value);
       return problems.length === 0 ? Optional.none() : Optional.of(problems);
     });
-  for (const [name, format] of KUBE_FORMATS) env.registerFunction(`kubernetes.FormatNamespace.${name}(): kubernetes.Format`, () => format);
+  for (const [name, format] of KUBE_FORMATS)
+    env.registerFunction(`kubernetes.FormatNamespace.${name}(): kubernetes.Format`, () => format);
   return env;
 }

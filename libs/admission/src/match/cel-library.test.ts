@@ -3,8 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { celEnvironment, celErrorText } from './cel.js';
 import { celEquals, translateRe2 } from './cel-library.js';
 
-const object = { name: 'web-01', ports: [80n, 443n, 8080n], ratios: [0.5, 1.5], words: ['b', 'a', 'b'], nested: [[1n], [2n, [3n]]], mixed: ['a', 1n] };
-const evaluate = (expression: string): unknown => celEnvironment().evaluate(expression, { object, oldObject: null, namespaceObject: null });
+const object = {
+  name: 'web-01',
+  ports: [80n, 443n, 8080n],
+  ratios: [0.5, 1.5],
+  words: ['b', 'a', 'b'],
+  nested: [[1n], [2n, [3n]]],
+  mixed: ['a', 1n],
+};
+const evaluate = (expression: string): unknown =>
+  celEnvironment().evaluate(expression, { object, oldObject: null, namespaceObject: null });
 
 describe('library functions (each expression must be true)', () => {
   it.each([
@@ -16,20 +24,29 @@ describe('library functions (each expression must be true)', () => {
     ['replace limit 0', "'a-b'.replace('-', '+', 0) == 'a-b'"],
     ['replace empty pattern', "'ab'.replace('', '-') == '-a-b-'"],
     ['reverse string', "'abc'.reverse() == 'cba'"],
-    ['strings.quote', "strings.quote('a\\nb \"c\"') == '\"a\\\\nb \\\\\"c\\\\\"\"'"],
-    ['format %s and %d', "'%s has %d ports'.format([dyn(object.name), dyn(object.ports.size())]) == 'web-01 has 3 ports'"],
+    ['strings.quote', 'strings.quote(\'a\\nb "c"\') == \'"a\\\\nb \\\\"c\\\\""\''],
+    [
+      'format %s and %d',
+      "'%s has %d ports'.format([dyn(object.name), dyn(object.ports.size())]) == 'web-01 has 3 ports'",
+    ],
     ['format %s of a list and a map', "'%s %s'.format([dyn([1, 2]), dyn({'b': 2, 'a': 1})]) == '[1, 2] {a: 1, b: 2}'"],
     ['format %f with a precision, %e', "'%.2f %e'.format([3.14159, 1500.0]) == '3.14 1.500000e+03'"],
-    ['format %b %o %x %X', "'%b %o %x %X %x'.format([dyn(5), dyn(8), dyn(255), dyn(255), dyn('hi')]) == '101 10 ff FF 6869'"],
+    [
+      'format %b %o %x %X',
+      "'%b %o %x %X %x'.format([dyn(5), dyn(8), dyn(255), dyn(255), dyn('hi')]) == '101 10 ff FF 6869'",
+    ],
     ['format %%', "'100%% %s'.format(['sure']) == '100% sure'"],
-    ['format beyond 100 digits of precision', "'%.102f'.format([1.5]).size() == 104 && '%.102f'.format([1.5]).startsWith('1.50') && '%.102e'.format([1.5]).endsWith('0e+00')"],
+    [
+      'format beyond 100 digits of precision',
+      "'%.102f'.format([1.5]).size() == 104 && '%.102f'.format([1.5]).startsWith('1.50') && '%.102e'.format([1.5]).endsWith('0e+00')",
+    ],
     ['find', "object.name.find('[0-9]+') == '01'"],
     ['find no match', "object.name.find('z+') == ''"],
     ['find with RE2 flag group', "'ABC'.find('(?i)b') == 'B'"],
     ['findAll', "'a1b22c333'.findAll('[0-9]+') == ['1', '22', '333']"],
     ['findAll limited', "'a1b22c333'.findAll('[0-9]+', 2) == ['1', '22']"],
     ['isSorted ints', 'object.ports.isSorted()'],
-    ['isSorted strings', "!object.words.isSorted()"],
+    ['isSorted strings', '!object.words.isSorted()'],
     ['sum ints', 'object.ports.sum() == 8603'],
     ['sum doubles', 'object.ratios.sum() == 2.0'],
     ['sum empty', '[].sum() == 0'],

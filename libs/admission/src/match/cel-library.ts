@@ -106,9 +106,12 @@ function isSorted(list: unknown[]): boolean {
 }
 
 function slice(list: unknown[], start: bigint, end: bigint): unknown[] {
-  if (start < 0n || end < 0n) throw new CelLibraryError(`cannot slice(${start}, ${end}), negative indexes not supported`);
-  if (start > end) throw new CelLibraryError(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
-  if (end > BigInt(list.length)) throw new CelLibraryError(`cannot slice(${start}, ${end}), list is length ${list.length}`);
+  if (start < 0n || end < 0n)
+    throw new CelLibraryError(`cannot slice(${start}, ${end}), negative indexes not supported`);
+  if (start > end)
+    throw new CelLibraryError(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
+  if (end > BigInt(list.length))
+    throw new CelLibraryError(`cannot slice(${start}, ${end}), list is length ${list.length}`);
   return list.slice(Number(start), Number(end));
 }
 
@@ -169,7 +172,10 @@ export function translateRe2(pattern: string): RegExp {
     for (const f of lead[1] ?? '') if (f !== 'U' && !flags.includes(f)) flags += f;
     body = body.slice(lead[0].length);
   }
-  body = body.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$(?![\\s\\S])');
+  body = body
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$(?![\\s\\S])');
   try {
     return new RegExp(body, flags);
   } catch {
@@ -195,7 +201,17 @@ function findAll(s: string, pattern: string, limit: bigint): string[] {
 
 /** cel-go's strings.quote: a double-quoted CEL string literal (not strconv.Quote: other characters stay as they are). */
 function quote(s: string): string {
-  const escapes: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
+  const escapes: Record<string, string> = {
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\v': '\\v',
+    '\\': '\\\\',
+    '"': '\\"',
+  };
   let out = '"';
   for (const c of s) out += escapes[c] ?? c;
   return `${out}"`;
@@ -219,13 +235,16 @@ function formatString(v: unknown): string {
 
 function integerArg(v: unknown, verb: string): bigint {
   if (typeof v === 'bigint') return v;
-  throw new CelLibraryError(`error during formatting: ${verb} clause can only be used on integers, was given ${typeof v === 'number' ? 'double' : typeof v}`);
+  throw new CelLibraryError(
+    `error during formatting: ${verb} clause can only be used on integers, was given ${typeof v === 'number' ? 'double' : typeof v}`,
+  );
 }
 
 function radix(v: unknown, base: number, verb: string, upper = false): string {
   if (verb === 'x' || verb === 'X') {
     const hex = (bytes: Uint8Array): string => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-    if (typeof v === 'string') return upper ? hex(new TextEncoder().encode(v)).toUpperCase() : hex(new TextEncoder().encode(v));
+    if (typeof v === 'string')
+      return upper ? hex(new TextEncoder().encode(v)).toUpperCase() : hex(new TextEncoder().encode(v));
     if (v instanceof Uint8Array) return upper ? hex(v).toUpperCase() : hex(v);
   }
   if (typeof v === 'boolean' && verb === 'b') return v ? '1' : '0';
@@ -236,7 +255,10 @@ function radix(v: unknown, base: number, verb: string, upper = false): string {
 
 function fixedOrExponent(v: unknown, verb: 'f' | 'e', precision: number): string {
   const n = typeof v === 'bigint' ? Number(v) : v;
-  if (typeof n !== 'number') throw new CelLibraryError(`error during formatting: fixed-point clause can only be used on doubles, was given ${typeof v}`);
+  if (typeof n !== 'number')
+    throw new CelLibraryError(
+      `error during formatting: fixed-point clause can only be used on doubles, was given ${typeof v}`,
+    );
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
   // JavaScript prints at most 100 digits; beyond, zeros (exact for all but the tiniest doubles).
@@ -244,7 +266,10 @@ function fixedOrExponent(v: unknown, verb: 'f' | 'e', precision: number): string
   const pad = '0'.repeat(precision - digits);
   if (verb === 'f') return n.toFixed(digits) + (digits > 0 || pad === '' ? pad : `.${pad}`);
   // Go prints the exponent with at least two digits: 1.5e+00.
-  return n.toExponential(digits).replace(/e/, `${pad}e`).replace(/e([+-])(\d)$/, (_match, sign: string, digit: string) => `e${sign}0${digit}`);
+  return n
+    .toExponential(digits)
+    .replace(/e/, `${pad}e`)
+    .replace(/e([+-])(\d)$/, (_match, sign: string, digit: string) => `e${sign}0${digit}`);
 }
 
 /** Precision beyond this is refused: the template may be short while the output is not. */
@@ -271,7 +296,8 @@ function format(template: string, args: unknown[]): string {
     if (next >= args.length) throw new CelLibraryError(`index ${next} out of range`);
     const arg = args[next++];
     const precision = spec[1] === undefined ? 6 : Number(spec[1]);
-    if (precision > MAX_PRECISION) throw new CelLibraryError(`error during formatting: precision ${precision} is larger than ${MAX_PRECISION}`);
+    if (precision > MAX_PRECISION)
+      throw new CelLibraryError(`error during formatting: precision ${precision} is larger than ${MAX_PRECISION}`);
     switch (verb) {
       case 's':
         out += formatString(arg);
@@ -309,7 +335,9 @@ const setContains = (a: unknown[], b: unknown[]): boolean => b.every((x) => a.so
 export function registerKubernetesLibraries(env: Environment): Environment {
   env
     .registerFunction('string.charAt(int): string', charAt)
-    .registerFunction('string.replace(string, string): string', (s: string, a: string, b: string) => replace(s, a, b, -1n))
+    .registerFunction('string.replace(string, string): string', (s: string, a: string, b: string) =>
+      replace(s, a, b, -1n),
+    )
     .registerFunction('string.replace(string, string, int): string', replace)
     .registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''))
     .registerFunction('string.format(list<dyn>): string', format)
@@ -325,15 +353,23 @@ export function registerKubernetesLibraries(env: Environment): Environment {
     .registerFunction('list<A>.min(): A', (l: unknown) => extreme(requireList(l, 'min'), 'min'))
     .registerFunction('list<A>.max(): A', (l: unknown) => extreme(requireList(l, 'max'), 'max'))
     .registerFunction('list<A>.indexOf(A): int', (l: unknown, x: unknown) => indexOf(requireList(l, 'indexOf'), x))
-    .registerFunction('list<A>.lastIndexOf(A): int', (l: unknown, x: unknown) => lastIndexOf(requireList(l, 'lastIndexOf'), x))
-    .registerFunction('list<A>.slice(int, int): list<A>', (l: unknown, s: bigint, e: bigint) => slice(requireList(l, 'slice'), s, e))
+    .registerFunction('list<A>.lastIndexOf(A): int', (l: unknown, x: unknown) =>
+      lastIndexOf(requireList(l, 'lastIndexOf'), x),
+    )
+    .registerFunction('list<A>.slice(int, int): list<A>', (l: unknown, s: bigint, e: bigint) =>
+      slice(requireList(l, 'slice'), s, e),
+    )
     .registerFunction('list<dyn>.flatten(): list<dyn>', (l: unknown) => flatten(requireList(l, 'flatten'), 1n))
-    .registerFunction('list<dyn>.flatten(int): list<dyn>', (l: unknown, d: bigint) => flatten(requireList(l, 'flatten'), d))
+    .registerFunction('list<dyn>.flatten(int): list<dyn>', (l: unknown, d: bigint) =>
+      flatten(requireList(l, 'flatten'), d),
+    )
     .registerFunction('list<A>.distinct(): list<A>', (l: unknown) => distinct(requireList(l, 'distinct')))
     .registerFunction('list<A>.reverse(): list<A>', (l: unknown) => [...requireList(l, 'reverse')].reverse())
     .registerType('CelSetsNamespace', CelSetsNamespace)
     .registerConstant('sets', 'CelSetsNamespace', new CelSetsNamespace())
-    .registerFunction('CelSetsNamespace.contains(list<A>, list<A>): bool', (_: unknown, a: unknown[], b: unknown[]) => setContains(a, b))
+    .registerFunction('CelSetsNamespace.contains(list<A>, list<A>): bool', (_: unknown, a: unknown[], b: unknown[]) =>
+      setContains(a, b),
+    )
     .registerFunction(
       'CelSetsNamespace.equivalent(list<A>, list<A>): bool',
       (_: unknown, a: unknown[], b: unknown[]) => setContains(a, b) && setContains(b, a),

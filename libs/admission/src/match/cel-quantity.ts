@@ -15,7 +15,18 @@ export class KubeQuantity {
 export type QuantityResult = { ok: true; value: KubeQuantity } | { ok: false; error: string };
 
 const FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-const DECIMAL_SI: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const DECIMAL_SI: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 const BINARY_SI: Readonly<Record<string, bigint>> = { Ki: 1n, Mi: 2n, Gi: 3n, Ti: 4n, Pi: 5n, Ei: 6n };
 const INT64_MAX = 2n ** 63n - 1n;
 /** Beyond any int64 or float64 quantity: larger exponents are refused rather than computed. */
@@ -26,7 +37,8 @@ const INT64_MIN = -(2n ** 63n);
 export function parseKubeQuantity(text: string): QuantityResult {
   const match = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)$/.exec(text);
   const [, sign = '', whole = '', fraction = '', suffix = ''] = match ?? [];
-  if (match === null || (whole === '' && fraction === '') || !/^[eEinumkKMGTP]*[-+]?[0-9]*$/.test(suffix)) return { ok: false, error: FORMAT_WRONG };
+  if (match === null || (whole === '' && fraction === '') || !/^[eEinumkKMGTP]*[-+]?[0-9]*$/.test(suffix))
+    return { ok: false, error: FORMAT_WRONG };
   // A number read from an object: bound the digits, so that BigInt parsing and scaling stay cheap.
   if (whole.length + fraction.length > MAX_DIGITS) return { ok: false, error: 'quantity is too large' };
   let mantissa = BigInt(`${whole}${fraction}` || '0');
@@ -34,7 +46,7 @@ export function parseKubeQuantity(text: string): QuantityResult {
   if (suffix in DECIMAL_SI) scale += DECIMAL_SI[suffix] as number;
   else if (suffix in BINARY_SI) mantissa *= 1024n ** (BINARY_SI[suffix] as bigint);
   else if (/^[eE][-+]?[0-9]+$/.test(suffix)) scale += Number(suffix.slice(1));
-  else return { ok: false, error: 'unable to parse quantity\'s suffix' };
+  else return { ok: false, error: "unable to parse quantity's suffix" };
   // An exponent taken from an object must not make the arithmetic below unbounded (10n ** 1e9).
   if (scale > MAX_SCALE || !Number.isFinite(scale)) return { ok: false, error: 'quantity is too large' };
   if (sign === '-') mantissa = -mantissa;

@@ -61,15 +61,31 @@ describe('toCelRequest: fields as CreateAdmissionRequest builds them', () => {
     ['requestKind defaults to kind', base, (r) => at(r, 'requestKind', 'kind') === 'Deployment'],
     ['requestResource defaults to resource', base, (r) => at(r, 'requestResource', 'resource') === 'deployments'],
     ['empty subResource omitted', base, (r) => !('subResource' in r) && !('requestSubResource' in r)],
-    ['subResource kept', { ...base, subResource: 'scale' }, (r) => r['subResource'] === 'scale' && r['requestSubResource'] === 'scale'],
+    [
+      'subResource kept',
+      { ...base, subResource: 'scale' },
+      (r) => r['subResource'] === 'scale' && r['requestSubResource'] === 'scale',
+    ],
     ['no name, no namespace: omitted', base, (r) => !('name' in r) && !('namespace' in r)],
-    ['name and namespace kept', { ...base, name: 'n', namespace: 'ns' }, (r) => r['name'] === 'n' && r['namespace'] === 'ns'],
+    [
+      'name and namespace kept',
+      { ...base, name: 'n', namespace: 'ns' },
+      (r) => r['name'] === 'n' && r['namespace'] === 'ns',
+    ],
     ['dryRun always present', base, (r) => r['dryRun'] === false],
     ['dryRun true', { ...base, dryRun: true }, (r) => r['dryRun'] === true],
     ['options converted', base, (r) => at(r, 'options', 'kind') === 'CreateOptions'],
     ['options null when absent', { ...base, options: undefined }, (r) => r['options'] === null],
-    ['userInfo kept', base, (r) => at(r, 'userInfo', 'username') === 'alice' && at(r, 'userInfo', 'extra', 'scopes', 0) === 'a'],
-    ['empty userInfo fields omitted', { ...base, userInfo: { groups: [] } }, (r) => Object.keys(r['userInfo'] as object).length === 0],
+    [
+      'userInfo kept',
+      base,
+      (r) => at(r, 'userInfo', 'username') === 'alice' && at(r, 'userInfo', 'extra', 'scopes', 0) === 'a',
+    ],
+    [
+      'empty userInfo fields omitted',
+      { ...base, userInfo: { groups: [] } },
+      (r) => Object.keys(r['userInfo'] as object).length === 0,
+    ],
   ] as [string, AdmissionRequest, (r: Record<string, unknown>) => boolean][])('%s', (_name, request, check) => {
     const celRequest = buildCelRequest(request);
     expect(celRequest.uid).toBe('');

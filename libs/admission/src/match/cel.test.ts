@@ -13,7 +13,10 @@ describe('checkMatchConditionExpression: accepted (compiles to bool)', () => {
     ['request operation', "request.operation == 'CREATE'"],
     ['request kind', "request.kind.group == 'apps' && request.kind.kind == 'Deployment'"],
     ['request resource and subresource', "request.resource.resource == 'pods' && request.subResource == 'status'"],
-    ['request requestKind/requestResource', "request.requestKind.version == 'v1' && request.requestResource.group == ''"],
+    [
+      'request requestKind/requestResource',
+      "request.requestKind.version == 'v1' && request.requestResource.group == ''",
+    ],
     ['request name/namespace', "request.name == 'x' && request.namespace == 'y'"],
     ['request dryRun is a bool', 'request.dryRun'],
     ['request options is dyn', "request.options.fieldManager == 'kubectl'"],
@@ -22,13 +25,19 @@ describe('checkMatchConditionExpression: accepted (compiles to bool)', () => {
     ['userInfo username', "request.userInfo.username.startsWith('system:serviceaccount:')"],
     ['macros', "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))"],
     ['optional chaining', "object.?metadata.?labels.?app.orValue('') == 'web'"],
-    ['cel.bind', "cel.bind(n, object.metadata.name, n.size() > 3)"],
+    ['cel.bind', 'cel.bind(n, object.metadata.name, n.size() > 3)'],
     ['authorizer', "authorizer.requestResource.check('create').allowed()"],
-    ['authorizer builder', "authorizer.group('apps').resource('deployments').namespace('ns').name('x').check('get').allowed()"],
+    [
+      'authorizer builder',
+      "authorizer.group('apps').resource('deployments').namespace('ns').name('x').check('get').allowed()",
+    ],
     ['authorizer path', "authorizer.path('/healthz').check('get').allowed()"],
-    ['authorizer service account', "authorizer.serviceAccount('ns', 'sa').group('').resource('pods').check('list').reason() == ''"],
+    [
+      'authorizer service account',
+      "authorizer.serviceAccount('ns', 'sa').group('').resource('pods').check('list').reason() == ''",
+    ],
     ['string ext', "object.metadata.name.lowerAscii().split('-').size() == 2"],
-    ['list lib', "object.spec.ports.map(p, p.port).max() < 1024"],
+    ['list lib', 'object.spec.ports.map(p, p.port).max() < 1024'],
     ['sets', "sets.contains(request.userInfo.groups, ['a'])"],
     ['regex find', "object.metadata.name.find('[0-9]+') != ''"],
   ])('%s', (_name, expression) => {
@@ -39,7 +48,7 @@ describe('checkMatchConditionExpression: accepted (compiles to bool)', () => {
 describe('checkMatchConditionExpression: rejected', () => {
   it.each([
     ['syntax error', '1 +', 'compilation failed: ERROR: <input>:1:4: '],
-    ['syntax error on line 2', "object.x == 1 &&\n  )", 'compilation failed: ERROR: <input>:2:'],
+    ['syntax error on line 2', 'object.x == 1 &&\n  )', 'compilation failed: ERROR: <input>:2:'],
     ['string result', "'x'", 'must evaluate to bool but got string'],
     ['int result', '1', 'must evaluate to bool but got int'],
     ['dyn result is not bool', 'object.spec.enabled', 'must evaluate to bool but got dyn'],

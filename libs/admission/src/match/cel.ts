@@ -23,7 +23,9 @@ import { registerTwoVariableComprehensions } from './cel-comprehensions.js';
 function buildEnvironment(): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true })
     .registerType('kubernetes.GroupVersionKind', { fields: { group: 'string', version: 'string', kind: 'string' } })
-    .registerType('kubernetes.GroupVersionResource', { fields: { group: 'string', version: 'string', resource: 'string' } })
+    .registerType('kubernetes.GroupVersionResource', {
+      fields: { group: 'string', version: 'string', resource: 'string' },
+    })
     .registerType('kubernetes.UserInfo', {
       fields: { username: 'string', uid: 'string', groups: 'list<string>', extra: 'map<string, list<string>>' },
     })
@@ -90,7 +92,8 @@ function issueText(expression: string, error: unknown): string {
   return `ERROR: <input>:${line}:${column}: ${text}`;
 }
 
-export type CompiledCel = { readonly ok: true; readonly program: ParseResult } | { readonly ok: false; readonly error: string };
+export type CompiledCel =
+  { readonly ok: true; readonly program: ParseResult } | { readonly ok: false; readonly error: string };
 
 /**
  * Parse and type-check; the result type must be exactly bool (the apiserver rejects dyn too).
@@ -106,7 +109,8 @@ export function compileBoolExpression(expression: string): CompiledCel {
   }
   const checked = program.check();
   if (!checked.valid) return { ok: false, error: `compilation failed: ${issueText(expression, checked.error)}` };
-  if (checked.type !== 'bool') return { ok: false, error: `must evaluate to bool but got ${checked.type ?? 'unknown'}` };
+  if (checked.type !== 'bool')
+    return { ok: false, error: `must evaluate to bool but got ${checked.type ?? 'unknown'}` };
   return { ok: true, program };
 }
 

@@ -10,7 +10,8 @@ import { findMatchingRule } from './rules.js';
 import type { RuleAttributes } from './rules.js';
 import { defaultedWebhook } from '../testing/defaulted-webhook.js';
 
-const webhook = (name: string, rules: Required<RuleWithOperations>[]): DefaultedWebhook => defaultedWebhook(name, { rules, matchPolicy: 'Exact' });
+const webhook = (name: string, rules: Required<RuleWithOperations>[]): DefaultedWebhook =>
+  defaultedWebhook(name, { rules, matchPolicy: 'Exact' });
 
 const config = (name: string, webhooks: DefaultedWebhook[]): DefaultedConfiguration => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -19,7 +20,8 @@ const config = (name: string, webhooks: DefaultedWebhook[]): DefaultedConfigurat
   webhooks,
 });
 
-const bruteForce = (hooks: readonly Hook[], request: RuleAttributes): Hook[] => hooks.filter((h) => findMatchingRule(h.rules, request) >= 0);
+const bruteForce = (hooks: readonly Hook[], request: RuleAttributes): Hook[] =>
+  hooks.filter((h) => findMatchingRule(h.rules, request) >= 0);
 
 const OPERATIONS: Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
@@ -27,7 +29,18 @@ const ruleArb: fc.Arbitrary<Required<RuleWithOperations>> = fc.record({
   operations: fc.subarray(['*', ...OPERATIONS] as RuleWithOperations['operations'] & string[]),
   apiGroups: fc.subarray(['*', '', 'apps', 'batch']),
   apiVersions: fc.subarray(['*', 'v1', 'v1beta1']),
-  resources: fc.subarray(['*', '*/*', 'pods', 'pods/*', 'pods/status', '*/status', 'deployments', 'deployments/scale', 'nodes', 'namespaces']),
+  resources: fc.subarray([
+    '*',
+    '*/*',
+    'pods',
+    'pods/*',
+    'pods/status',
+    '*/status',
+    'deployments',
+    'deployments/scale',
+    'nodes',
+    'namespaces',
+  ]),
   scope: fc.constantFrom('*', 'Namespaced', 'Cluster'),
 }) as fc.Arbitrary<Required<RuleWithOperations>>;
 
@@ -49,7 +62,12 @@ describe('HookIndex', () => {
         fc.array(fc.array(ruleArb, { maxLength: 3 }), { maxLength: 30 }),
         fc.array(requestArb, { minLength: 1, maxLength: 20 }),
         (ruleSets, requests) => {
-          const hooks = compileHooks([config('c', ruleSets.map((rules, i) => webhook(`h${i}.example.com`, rules)))]).validating;
+          const hooks = compileHooks([
+            config(
+              'c',
+              ruleSets.map((rules, i) => webhook(`h${i}.example.com`, rules)),
+            ),
+          ]).validating;
           const index = new HookIndex(hooks);
           for (const request of [...requests, ...requests]) {
             const got = index.candidates(request);
@@ -63,8 +81,19 @@ describe('HookIndex', () => {
     );
   });
 
-  const pods = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' } as Required<RuleWithOperations>;
-  const podCreate: RuleAttributes = { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'pods' }, subResource: '', namespace: 'ns' };
+  const pods = {
+    operations: ['CREATE'],
+    apiGroups: [''],
+    apiVersions: ['v1'],
+    resources: ['pods'],
+    scope: '*',
+  } as Required<RuleWithOperations>;
+  const podCreate: RuleAttributes = {
+    operation: 'CREATE',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    subResource: '',
+    namespace: 'ns',
+  };
 
   it('answers a request nothing matches with one shared empty array', () => {
     const index = new HookIndex(compileHooks([config('c', [webhook('a.example.com', [pods])])]).validating);

@@ -35,7 +35,8 @@ export class HookIndex {
       for (const rule of hook.rules) {
         for (const op of rule.operations ?? []) {
           for (const group of rule.apiGroups ?? []) {
-            for (const entry of rule.resources ?? []) this.add(bucketKey(op, group, splitResourceEntry(entry)[0]), position);
+            for (const entry of rule.resources ?? [])
+              this.add(bucketKey(op, group, splitResourceEntry(entry)[0]), position);
           }
         }
       }
@@ -82,7 +83,10 @@ export class HookIndex {
 }
 
 export function buildHookSet(mutating: readonly Hook[], validating: readonly Hook[]): HookSet {
-  const indexes: Record<Phase, HookIndex> = { mutating: new HookIndex(mutating), validating: new HookIndex(validating) };
+  const indexes: Record<Phase, HookIndex> = {
+    mutating: new HookIndex(mutating),
+    validating: new HookIndex(validating),
+  };
   return Object.freeze({
     mutating: Object.freeze([...mutating]),
     validating: Object.freeze([...validating]),

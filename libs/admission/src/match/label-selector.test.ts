@@ -27,9 +27,19 @@ describe('compileSelector: matching', () => {
     ['NotIn: value in list', { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] }, env, false],
     ['NotIn: value not in list', { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['dev'] }] }, env, true],
     ['NotIn: absent key matches', { matchExpressions: [{ key: 'team', operator: 'NotIn', values: ['a'] }] }, env, true],
-    ['NotIn: empty label set matches', { matchExpressions: [{ key: 'runlevel', operator: 'NotIn', values: ['0', '1'] }] }, none, true],
+    [
+      'NotIn: empty label set matches',
+      { matchExpressions: [{ key: 'runlevel', operator: 'NotIn', values: ['0', '1'] }] },
+      none,
+      true,
+    ],
     ['Exists: present', { matchExpressions: [{ key: 'env', operator: 'Exists' }] }, env, true],
-    ['Exists: present with empty value', { matchExpressions: [{ key: 'flag', operator: 'Exists' }] }, { flag: '' }, true],
+    [
+      'Exists: present with empty value',
+      { matchExpressions: [{ key: 'flag', operator: 'Exists' }] },
+      { flag: '' },
+      true,
+    ],
     ['Exists: absent', { matchExpressions: [{ key: 'team', operator: 'Exists' }] }, env, false],
     ['Exists: values [] allowed', { matchExpressions: [{ key: 'env', operator: 'Exists', values: [] }] }, env, true],
     ['DoesNotExist: absent', { matchExpressions: [{ key: 'team', operator: 'DoesNotExist' }] }, env, true],
@@ -54,7 +64,12 @@ describe('compileSelector: matching', () => {
       true,
     ],
     ['case-sensitive values', { matchLabels: { env: 'Prod' } }, env, false],
-    ['prefixed keys', { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, { 'kubernetes.io/metadata.name': 'kube-system' }, true],
+    [
+      'prefixed keys',
+      { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+      { 'kubernetes.io/metadata.name': 'kube-system' },
+      true,
+    ],
     ['In and the prototype', { matchExpressions: [{ key: 'constructor', operator: 'Exists' }] }, none, false],
   ];
   it.each(cases)('%s', (_name, selector, labels, want) => {
@@ -72,7 +87,12 @@ describe('compileSelector: isEmpty and errors', () => {
     ['In without values', { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, false, true],
     ['NotIn without values', { matchExpressions: [{ key: 'a', operator: 'NotIn' }] }, false, true],
     ['Exists with values', { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }, false, true],
-    ['DoesNotExist with values', { matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: ['x'] }] }, false, true],
+    [
+      'DoesNotExist with values',
+      { matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: ['x'] }] },
+      false,
+      true,
+    ],
     ['unknown operator', { matchExpressions: [{ key: 'a', operator: 'Equals', values: ['x'] }] }, false, true],
     ['bad key', { matchLabels: { 'bad key': 'x' } }, false, true],
     ['bad value', { matchLabels: { a: 'bad value!' } }, false, true],
@@ -88,7 +108,11 @@ describe('compileSelector: isEmpty and errors', () => {
 
   it.each([
     ['{} matches an object without metadata', {}, true],
-    ['NotIn does not match an object without metadata', { matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['x'] }] }, false],
+    [
+      'NotIn does not match an object without metadata',
+      { matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['x'] }] },
+      false,
+    ],
     ['null does not match it either', null, false],
   ] as [string, LabelSelector | null, boolean][])('matches(undefined): %s', (_name, selector, want) => {
     expect(compileSelector(selector).matches(undefined as unknown as Labels)).toBe(want);

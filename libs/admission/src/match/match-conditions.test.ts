@@ -29,7 +29,14 @@ const request: AdmissionRequest = podAdmissionRequest({
 });
 
 describe('evaluateMatchConditions (TestMatch)', () => {
-  type Case = [string, CompiledMatchCondition[], FailurePolicyType | undefined, MatchConditionsResult['kind'], string | undefined, string | undefined];
+  type Case = [
+    string,
+    CompiledMatchCondition[],
+    FailurePolicyType | undefined,
+    MatchConditionsResult['kind'],
+    string | undefined,
+    string | undefined,
+  ];
   // name, conditions, failurePolicy, result kind, first false condition, error text
   const cases: Case[] = [
     ['test single matches', [fixed('a', true)], undefined, 'match', undefined, undefined],
@@ -37,9 +44,30 @@ describe('evaluateMatchConditions (TestMatch)', () => {
     ['test empty evals', [], undefined, 'match', undefined, undefined],
     ['test single no match', [fixed('test1', false)], undefined, 'skip', 'test1', undefined],
     ['test multiple no match', [fixed('test1', false), fixed('test2', false)], undefined, 'skip', 'test1', undefined],
-    ['test mixed with no match first', [fixed('test1', false), fixed('test2', true)], undefined, 'skip', 'test1', undefined],
-    ['test mixed with no match last', [fixed('test2', true), fixed('test1', false)], undefined, 'skip', 'test1', undefined],
-    ['test mixed with no match middle', [fixed('test2', true), fixed('test1', false), fixed('test2', true)], undefined, 'skip', 'test1', undefined],
+    [
+      'test mixed with no match first',
+      [fixed('test1', false), fixed('test2', true)],
+      undefined,
+      'skip',
+      'test1',
+      undefined,
+    ],
+    [
+      'test mixed with no match last',
+      [fixed('test2', true), fixed('test1', false)],
+      undefined,
+      'skip',
+      'test1',
+      undefined,
+    ],
+    [
+      'test mixed with no match middle',
+      [fixed('test2', true), fixed('test1', false), fixed('test2', true)],
+      undefined,
+      'skip',
+      'test1',
+      undefined,
+    ],
     [
       'test mix of true, errors and false (false beats errors)',
       [fixed('a', true), fixed('e1', 'test error'), fixed('f', false), fixed('b', true), fixed('e2', 'test error')],
@@ -72,7 +100,14 @@ describe('evaluateMatchConditions (TestMatch)', () => {
       undefined,
       undefined,
     ],
-    ['distinct errors are joined', [fixed('e1', 'one'), fixed('e2', 'two'), fixed('e3', 'one')], 'Fail', 'error', undefined, '[one, two]'],
+    [
+      'distinct errors are joined',
+      [fixed('e1', 'one'), fixed('e2', 'two'), fixed('e3', 'one')],
+      'Fail',
+      'error',
+      undefined,
+      '[one, two]',
+    ],
   ];
   it.each(cases)('%s', (_name, conditions, policy, kind, condition, message) => {
     const result = evaluateMatchConditions(conditions, buildCelActivation(request), policy);
@@ -104,10 +139,26 @@ describe('compiled conditions against a real request', () => {
     ['userInfo extra', "request.userInfo.extra['team'] == ['blue']", true],
     ['exclude system users', "!request.userInfo.username.startsWith('system:')", true],
     ['false condition', "object.metadata.name == 'bar'", false],
-    ['missing key', "object.nonExistentProperty == 'x'", "expression 'object.nonExistentProperty == 'x'' resulted in error: no such key: nonExistentProperty"],
-    ['omitted request field', "request.subResource == ''", "expression 'request.subResource == ''' resulted in error: no such key: subResource"],
-    ['select on null oldObject', "oldObject.metadata.name == 'x'", "expression 'oldObject.metadata.name == 'x'' resulted in error: no such key: metadata"],
-    ['division by zero', 'object.spec.priority / 0 == 1', "expression 'object.spec.priority / 0 == 1' resulted in error: division by zero"],
+    [
+      'missing key',
+      "object.nonExistentProperty == 'x'",
+      "expression 'object.nonExistentProperty == 'x'' resulted in error: no such key: nonExistentProperty",
+    ],
+    [
+      'omitted request field',
+      "request.subResource == ''",
+      "expression 'request.subResource == ''' resulted in error: no such key: subResource",
+    ],
+    [
+      'select on null oldObject',
+      "oldObject.metadata.name == 'x'",
+      "expression 'oldObject.metadata.name == 'x'' resulted in error: no such key: metadata",
+    ],
+    [
+      'division by zero',
+      'object.spec.priority / 0 == 1',
+      "expression 'object.spec.priority / 0 == 1' resulted in error: division by zero",
+    ],
     [
       'authorizer is a documented gap',
       "authorizer.requestResource.check('create').allowed()",
@@ -135,8 +186,15 @@ describe('compiled conditions against a real request', () => {
   });
 
   it('evaluates DELETE with a null object', () => {
-    const del = buildCelActivation({ ...request, operation: 'DELETE', object: null, oldObject: request.object ?? null });
-    const [condition] = compileMatchConditions([{ name: 'd', expression: "object == null && oldObject.metadata.name == 'foo'" }]);
+    const del = buildCelActivation({
+      ...request,
+      operation: 'DELETE',
+      object: null,
+      oldObject: request.object ?? null,
+    });
+    const [condition] = compileMatchConditions([
+      { name: 'd', expression: "object == null && oldObject.metadata.name == 'foo'" },
+    ]);
     expect(condition!.evaluate(del)).toEqual({ ok: true, value: true });
   });
 });

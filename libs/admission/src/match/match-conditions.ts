@@ -48,12 +48,20 @@ export function buildCelActivation(request: AdmissionRequest): CelActivation {
   };
 }
 
-function runProgram(program: ParseResult, expression: string, activation: CelActivation, budget: EvaluationBudget): EvalResult {
+function runProgram(
+  program: ParseResult,
+  expression: string,
+  activation: CelActivation,
+  budget: EvaluationBudget,
+): EvalResult {
   const context = celContext(activation);
   const run = runMetered(budget, () => program(context) as unknown);
   if (run.ok) {
     if (typeof run.value === 'boolean') return { ok: true, value: run.value };
-    return { ok: false, error: `expression '${expression}' resulted in error: expected a bool result, got ${typeof run.value}` };
+    return {
+      ok: false,
+      error: `expression '${expression}' resulted in error: expected a bool result, got ${typeof run.value}`,
+    };
   }
   if (run.limited === 'budget') return { ok: false, error: BUDGET_EXHAUSTED_MESSAGE, budgetExhausted: true };
   return { ok: false, error: `expression '${expression}' resulted in error: ${celErrorText(run.error)}` };
@@ -64,7 +72,8 @@ export function compileMatchCondition(condition: Required<MatchCondition>): Comp
   const { name, expression } = condition;
   const compiled = compileBoolExpression(expression);
   const evaluate = compiled.ok
-    ? (activation: CelActivation, budget?: EvaluationBudget): EvalResult => runProgram(compiled.program, expression, activation, budget ?? matchConditionsBudget())
+    ? (activation: CelActivation, budget?: EvaluationBudget): EvalResult =>
+        runProgram(compiled.program, expression, activation, budget ?? matchConditionsBudget())
     : (): EvalResult => ({ ok: false, error: `compilation error: ${compiled.error}` });
   return Object.freeze({ name, expression, evaluate });
 }
@@ -99,7 +108,9 @@ export function evaluateMatchConditions(
     const result = condition.evaluate(activation, budget);
     if (!result.ok && result.budgetExhausted === true) {
       // Not an evaluation error (no metric upstream): the set fails as a whole, by failurePolicy.
-      return failurePolicy === 'Ignore' ? { kind: 'skip', errors } : { kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors };
+      return failurePolicy === 'Ignore'
+        ? { kind: 'skip', errors }
+        : { kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors };
     }
     if (!result.ok) errors.push(result.error);
     else if (!result.value) return { kind: 'skip', condition: condition.name, errors };

@@ -9,7 +9,10 @@ import { matchNamespaceSelector } from './namespace-selector.js';
 import type { NamespaceAttributes } from './namespace-selector.js';
 import type { SelectorResult } from './selector-result.js';
 
-const namespaces: Record<string, Record<string, string>> = { '1': { runlevel: '1' }, default: { 'kubernetes.io/metadata.name': 'default' } };
+const namespaces: Record<string, Record<string, string>> = {
+  '1': { runlevel: '1' },
+  default: { 'kubernetes.io/metadata.name': 'default' },
+};
 const namespace2 = { metadata: { name: '2', labels: { runlevel: '2' } } };
 
 /** A real in-memory namespace cache; `calls` records lookups so "no lookup" can be asserted. */
@@ -29,7 +32,13 @@ const attrs = (
   subResource: string,
   operation: Operation,
   object: JsonValue | undefined = null,
-): NamespaceAttributes => ({ namespace, resource: { group: '', version: 'v1', resource }, subResource, operation, object });
+): NamespaceAttributes => ({
+  namespace,
+  resource: { group: '', version: 'v1', resource },
+  subResource,
+  operation,
+  object,
+});
 
 const runlevel = (value: string): LabelSelector => ({ matchLabels: { runlevel: value } });
 
@@ -42,7 +51,12 @@ function sync(result: SelectorResult | Promise<SelectorResult>): SelectorResult 
 describe('matchNamespaceSelector: label source (TestGetNamespaceLabels)', () => {
   const cases: [string, NamespaceAttributes, string, boolean][] = [
     // name, request, runlevel the selector asks for, want
-    ['creating a namespace: labels from the object itself', attrs('', 'namespaces', '', 'CREATE', namespace2), '2', true],
+    [
+      'creating a namespace: labels from the object itself',
+      attrs('', 'namespaces', '', 'CREATE', namespace2),
+      '2',
+      true,
+    ],
     ['updating a namespace: labels from the new object', attrs('2', 'namespaces', '', 'UPDATE', namespace2), '2', true],
     ['deleting a namespace: labels from the cache', attrs('1', 'namespaces', '', 'DELETE', namespace2), '1', true],
     ['deleting a namespace: not the object labels', attrs('1', 'namespaces', '', 'DELETE', namespace2), '2', false],
@@ -59,7 +73,9 @@ describe('matchNamespaceSelector: label source (TestGetNamespaceLabels)', () => 
 describe('matchNamespaceSelector: §6 rules', () => {
   it('cluster-scoped resources other than namespaces are never exempted (TestNotExemptClusterScopedResource)', () => {
     const lookup = cache();
-    expect(matchNamespaceSelector(compileSelector(runlevel('9')), attrs('', 'nodes', '', 'CREATE'), lookup)).toEqual({ matches: true });
+    expect(matchNamespaceSelector(compileSelector(runlevel('9')), attrs('', 'nodes', '', 'CREATE'), lookup)).toEqual({
+      matches: true,
+    });
     expect(lookup.calls).toEqual([]);
   });
 
@@ -70,16 +86,24 @@ describe('matchNamespaceSelector: §6 rules', () => {
 
   it('an empty selector matches without any lookup, even for unknown namespaces', () => {
     const lookup = cache();
-    expect(matchNamespaceSelector(compileSelector({}), attrs('missing', 'pods', '', 'CREATE'), lookup)).toEqual({ matches: true });
+    expect(matchNamespaceSelector(compileSelector({}), attrs('missing', 'pods', '', 'CREATE'), lookup)).toEqual({
+      matches: true,
+    });
     expect(lookup.calls).toEqual([]);
   });
 
   it('a null selector matches nothing', () => {
-    expect(matchNamespaceSelector(compileSelector(null), attrs('1', 'pods', '', 'CREATE'), cache())).toEqual({ matches: false });
+    expect(matchNamespaceSelector(compileSelector(null), attrs('1', 'pods', '', 'CREATE'), cache())).toEqual({
+      matches: false,
+    });
   });
 
   it('an unknown namespace is a 404 NotFound', () => {
-    const result = matchNamespaceSelector(compileSelector(runlevel('1')), attrs('missing', 'pods', '', 'CREATE'), cache());
+    const result = matchNamespaceSelector(
+      compileSelector(runlevel('1')),
+      attrs('missing', 'pods', '', 'CREATE'),
+      cache(),
+    );
     expect(result).toEqual({
       matches: false,
       error: {
@@ -94,7 +118,9 @@ describe('matchNamespaceSelector: §6 rules', () => {
 
   it('another lookup error is a 500', () => {
     const failing: NamespaceLookup = () => ({ error: 'etcdserver: request timed out' });
-    const result = sync(matchNamespaceSelector(compileSelector(runlevel('1')), attrs('1', 'pods', '', 'CREATE'), failing));
+    const result = sync(
+      matchNamespaceSelector(compileSelector(runlevel('1')), attrs('1', 'pods', '', 'CREATE'), failing),
+    );
     expect(result.matches).toBe(false);
     expect(!result.matches && result.error?.code).toBe(500);
     expect(!result.matches && result.error?.message).toBe('Internal error occurred: etcdserver: request timed out');
@@ -104,7 +130,9 @@ describe('matchNamespaceSelector: §6 rules', () => {
     const throwing: NamespaceLookup = () => {
       throw new Error('cache not ready');
     };
-    const result = sync(matchNamespaceSelector(compileSelector(runlevel('1')), attrs('1', 'pods', '', 'CREATE'), throwing));
+    const result = sync(
+      matchNamespaceSelector(compileSelector(runlevel('1')), attrs('1', 'pods', '', 'CREATE'), throwing),
+    );
     expect(!result.matches && result.error?.message).toBe('Internal error occurred: cache not ready');
   });
 
@@ -112,22 +140,33 @@ describe('matchNamespaceSelector: §6 rules', () => {
     const bad = compileSelector({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] });
     const result = sync(matchNamespaceSelector(bad, attrs('1', 'pods', '', 'CREATE'), cache()));
     expect(!result.matches && result.error?.code).toBe(500);
-    expect(!result.matches && result.error?.message).toContain('Internal error occurred: matchExpressions[0].values: Forbidden');
+    expect(!result.matches && result.error?.message).toContain(
+      'Internal error occurred: matchExpressions[0].values: Forbidden',
+    );
   });
 
   it('a Namespace CREATE without an object is a 500', () => {
-    const result = sync(matchNamespaceSelector(compileSelector(runlevel('1')), attrs('', 'namespaces', '', 'CREATE', null), cache()));
-    expect(!result.matches && result.error?.message).toBe('Internal error occurred: object does not implement the Object interfaces');
+    const result = sync(
+      matchNamespaceSelector(compileSelector(runlevel('1')), attrs('', 'namespaces', '', 'CREATE', null), cache()),
+    );
+    expect(!result.matches && result.error?.message).toBe(
+      'Internal error occurred: object does not implement the Object interfaces',
+    );
   });
 
   it('a Namespace object without metadata has no labels (NotIn matches)', () => {
     const selector = compileSelector({ matchExpressions: [{ key: 'runlevel', operator: 'NotIn', values: ['1'] }] });
-    expect(matchNamespaceSelector(selector, attrs('', 'namespaces', '', 'CREATE', {}), cache())).toEqual({ matches: true });
+    expect(matchNamespaceSelector(selector, attrs('', 'namespaces', '', 'CREATE', {}), cache())).toEqual({
+      matches: true,
+    });
   });
 
   it('the Namespace check is on the resource name in any group (§6 note)', () => {
     const lookup = cache();
-    const request: NamespaceAttributes = { ...attrs('', 'namespaces', '', 'CREATE', namespace2), resource: { group: 'example.com', version: 'v1', resource: 'namespaces' } };
+    const request: NamespaceAttributes = {
+      ...attrs('', 'namespaces', '', 'CREATE', namespace2),
+      resource: { group: 'example.com', version: 'v1', resource: 'namespaces' },
+    };
     expect(matchNamespaceSelector(compileSelector(runlevel('2')), request, lookup)).toEqual({ matches: true });
     expect(lookup.calls).toEqual([]);
   });
@@ -150,13 +189,21 @@ describe('matchNamespaceSelector: asynchronous lookups', () => {
   });
 
   it('a missing namespace is a 404', async () => {
-    const result = await matchNamespaceSelector(compileSelector(runlevel('1')), attrs('gone', 'pods', '', 'CREATE'), live);
+    const result = await matchNamespaceSelector(
+      compileSelector(runlevel('1')),
+      attrs('gone', 'pods', '', 'CREATE'),
+      live,
+    );
     expect(!result.matches && result.error?.code).toBe(404);
   });
 
   it('a rejected lookup is a 500', async () => {
     const rejecting: NamespaceLookup = () => Promise.reject(new Error('connection refused'));
-    const result = await matchNamespaceSelector(compileSelector(runlevel('1')), attrs('1', 'pods', '', 'CREATE'), rejecting);
+    const result = await matchNamespaceSelector(
+      compileSelector(runlevel('1')),
+      attrs('1', 'pods', '', 'CREATE'),
+      rejecting,
+    );
     expect(!result.matches && result.error?.message).toBe('Internal error occurred: connection refused');
   });
 });

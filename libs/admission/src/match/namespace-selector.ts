@@ -12,7 +12,10 @@ import { labelsOf } from './label-selector.js';
 import { SELECTOR_MATCHES, SELECTOR_NO_MATCH, selectorError } from './selector-result.js';
 import type { SelectorResult } from './selector-result.js';
 
-export type NamespaceAttributes = Pick<AdmissionRequest, 'namespace' | 'resource' | 'subResource' | 'operation' | 'object'>;
+export type NamespaceAttributes = Pick<
+  AdmissionRequest,
+  'namespace' | 'resource' | 'subResource' | 'operation' | 'object'
+>;
 
 /** meta.Accessor's error for a value that is not an object. */
 const NOT_AN_OBJECT = 'object does not implement the Object interfaces';

@@ -18,15 +18,39 @@ describe('matchObjectSelector (TestObjectSelector)', () => {
     ['matches old object', runLevel1Excluder, null, nodeLevel2, true],
     ['does not match new object', runLevel1Excluder, nodeLevel1, null, false],
     ['does not match old object', runLevel1Excluder, null, nodeLevel1, false],
-    ['does not match object that does not implement Object interface', runLevel1Excluder, nodeProxyOptions, null, false],
-    ['empty selector matches everything, including object that does not implement Object interface', {}, nodeProxyOptions, null, true],
+    [
+      'does not match object that does not implement Object interface',
+      runLevel1Excluder,
+      nodeProxyOptions,
+      null,
+      false,
+    ],
+    [
+      'empty selector matches everything, including object that does not implement Object interface',
+      {},
+      nodeProxyOptions,
+      null,
+      true,
+    ],
     // §7 additions.
     ['object OR oldObject: new fails, old matches', runLevel1Excluder, nodeLevel1, nodeLevel2, true],
     ['object OR oldObject: both fail', runLevel1Excluder, nodeLevel1, nodeLevel1, false],
     ['absent objects (undefined) do not match', runLevel1Excluder, undefined, undefined, false],
     ['object without labels satisfies NotIn', runLevel1Excluder, { metadata: { name: 'x' } }, null, true],
-    ['object without labels fails Exists', { matchExpressions: [{ key: 'runlevel', operator: 'Exists' }] }, { metadata: {} }, null, false],
-    ['non-string label value drops all labels', { matchLabels: { runlevel: '2' } }, { metadata: { labels: { runlevel: '2', n: 3 } } }, null, false],
+    [
+      'object without labels fails Exists',
+      { matchExpressions: [{ key: 'runlevel', operator: 'Exists' }] },
+      { metadata: {} },
+      null,
+      false,
+    ],
+    [
+      'non-string label value drops all labels',
+      { matchLabels: { runlevel: '2' } },
+      { metadata: { labels: { runlevel: '2', n: 3 } } },
+      null,
+      false,
+    ],
     ['null selector matches nothing', null, nodeLevel2, nodeLevel2, false],
   ];
   it.each(cases)('%s', (_name, selector, object, oldObject, want) => {

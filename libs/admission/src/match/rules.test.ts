@@ -42,7 +42,12 @@ interface PredicateCase {
 function expand(table: readonly PredicateCase[]): [string, RuleWithOperations, Attrs, boolean][] {
   return table.flatMap((t) => [
     ...t.match.map((m, i): [string, RuleWithOperations, Attrs, boolean] => [`${t.name} match ${i}`, t.rule, m, true]),
-    ...t.noMatch.map((m, i): [string, RuleWithOperations, Attrs, boolean] => [`${t.name} noMatch ${i}`, t.rule, m, false]),
+    ...t.noMatch.map((m, i): [string, RuleWithOperations, Attrs, boolean] => [
+      `${t.name} noMatch ${i}`,
+      t.rule,
+      m,
+      false,
+    ]),
   ]);
 }
 
@@ -55,7 +60,12 @@ describe('matchesGroup (TestGroup)', () => {
       match: [a('g1', 'v', 'r'), a('g2', 'v2', 'r3')],
       noMatch: [a('g3', 'v', 'r'), a('g4', 'v', 'r')],
     },
-    { name: 'core group is the empty string', rule: { apiGroups: [''] }, match: [a('', 'v1', 'pods')], noMatch: [a('apps', 'v1', 'pods')] },
+    {
+      name: 'core group is the empty string',
+      rule: { apiGroups: [''] },
+      match: [a('', 'v1', 'pods')],
+      noMatch: [a('apps', 'v1', 'pods')],
+    },
     { name: 'case-sensitive', rule: { apiGroups: ['Apps'] }, match: [], noMatch: [a('apps', 'v1', 'deployments')] },
     { name: 'empty list matches nothing', rule: { apiGroups: [] }, match: [], noMatch: [a('', 'v1', 'pods')] },
   ];
@@ -78,18 +88,48 @@ describe('matchesVersion (TestVersion)', () => {
 describe('matchesOperation (TestOperation)', () => {
   const all = (ops: Operation[]): Attrs[] => ops.map((op) => a('g', 'v', 'r', '', op));
   const table: PredicateCase[] = [
-    { name: 'wildcard', rule: { operations: ['*'] }, match: all(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']), noMatch: [] },
-    { name: 'create', rule: { operations: ['CREATE'] }, match: all(['CREATE']), noMatch: all(['UPDATE', 'DELETE', 'CONNECT']) },
-    { name: 'update', rule: { operations: ['UPDATE'] }, match: all(['UPDATE']), noMatch: all(['CREATE', 'DELETE', 'CONNECT']) },
-    { name: 'delete', rule: { operations: ['DELETE'] }, match: all(['DELETE']), noMatch: all(['CREATE', 'UPDATE', 'CONNECT']) },
-    { name: 'connect', rule: { operations: ['CONNECT'] }, match: all(['CONNECT']), noMatch: all(['CREATE', 'UPDATE', 'DELETE']) },
+    {
+      name: 'wildcard',
+      rule: { operations: ['*'] },
+      match: all(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']),
+      noMatch: [],
+    },
+    {
+      name: 'create',
+      rule: { operations: ['CREATE'] },
+      match: all(['CREATE']),
+      noMatch: all(['UPDATE', 'DELETE', 'CONNECT']),
+    },
+    {
+      name: 'update',
+      rule: { operations: ['UPDATE'] },
+      match: all(['UPDATE']),
+      noMatch: all(['CREATE', 'DELETE', 'CONNECT']),
+    },
+    {
+      name: 'delete',
+      rule: { operations: ['DELETE'] },
+      match: all(['DELETE']),
+      noMatch: all(['CREATE', 'UPDATE', 'CONNECT']),
+    },
+    {
+      name: 'connect',
+      rule: { operations: ['CONNECT'] },
+      match: all(['CONNECT']),
+      noMatch: all(['CREATE', 'UPDATE', 'DELETE']),
+    },
     {
       name: 'multiple',
       rule: { operations: ['UPDATE', 'DELETE'] },
       match: all(['UPDATE', 'DELETE']),
       noMatch: all(['CREATE', 'CONNECT']),
     },
-    { name: 'empty list matches nothing', rule: { operations: [] }, match: [], noMatch: all(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']) },
+    {
+      name: 'empty list matches nothing',
+      rule: { operations: [] },
+      match: [],
+      noMatch: all(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']),
+    },
     { name: 'missing list matches nothing', rule: {}, match: [], noMatch: all(['CREATE']) },
   ];
   it.each(expand(table))('%s', (_name, rule, m, want) => expect(matchesOperation(rule, m)).toBe(want));
@@ -122,8 +162,18 @@ describe('matchesResource (TestResource)', () => {
       noMatch: [a('g', 'v', 'r'), a('2', 'v', 'r2'), a('2', 'v', 'r4', 'scale')],
     },
     // §4 table of entry forms.
-    { name: '*/* matches everything', rule: { resources: ['*/*'] }, match: [a('', 'v1', 'pods'), a('', 'v1', 'pods', 'exec')], noMatch: [] },
-    { name: 'pods', rule: { resources: ['pods'] }, match: [a('', 'v1', 'pods')], noMatch: [a('', 'v1', 'pods', 'status'), a('', 'v1', 'pods', 'exec')] },
+    {
+      name: '*/* matches everything',
+      rule: { resources: ['*/*'] },
+      match: [a('', 'v1', 'pods'), a('', 'v1', 'pods', 'exec')],
+      noMatch: [],
+    },
+    {
+      name: 'pods',
+      rule: { resources: ['pods'] },
+      match: [a('', 'v1', 'pods')],
+      noMatch: [a('', 'v1', 'pods', 'status'), a('', 'v1', 'pods', 'exec')],
+    },
     {
       name: 'pods/* includes the main resource',
       rule: { resources: ['pods/*'] },
@@ -136,7 +186,12 @@ describe('matchesResource (TestResource)', () => {
       match: [a('', 'v1', 'pods', 'status'), a('apps', 'v1', 'deployments', 'status')],
       noMatch: [a('', 'v1', 'pods'), a('apps', 'v1', 'deployments', 'scale')],
     },
-    { name: 'pods/status', rule: { resources: ['pods/status'] }, match: [a('', 'v1', 'pods', 'status')], noMatch: [a('', 'v1', 'pods')] },
+    {
+      name: 'pods/status',
+      rule: { resources: ['pods/status'] },
+      match: [a('', 'v1', 'pods', 'status')],
+      noMatch: [a('', 'v1', 'pods')],
+    },
     {
       name: 'split at the first slash',
       rule: { resources: ['a/b/c'] },
@@ -191,8 +246,18 @@ describe('matchesScope (TestScope)', () => {
       ],
       noMatch: [],
     },
-    { name: 'missing scope means all', rule: { resources: ['*'] }, match: [a('g', 'v', 'r'), c('g', 'v', 'r')], noMatch: [] },
-    { name: 'unknown scope matches nothing', rule: { scope: 'Galaxy' }, match: [], noMatch: [a('g', 'v', 'r'), c('g', 'v', 'r')] },
+    {
+      name: 'missing scope means all',
+      rule: { resources: ['*'] },
+      match: [a('g', 'v', 'r'), c('g', 'v', 'r')],
+      noMatch: [],
+    },
+    {
+      name: 'unknown scope matches nothing',
+      rule: { scope: 'Galaxy' },
+      match: [],
+      noMatch: [a('g', 'v', 'r'), c('g', 'v', 'r')],
+    },
     {
       name: 'namespaced: a namespaces resource in another group or version is not the core one',
       rule: { scope: 'Namespaced' },
@@ -224,7 +289,12 @@ describe('matchesRule: all five predicates', () => {
     ['version fails', pods, a('', 'v2', 'pods'), false],
     ['resource fails (subresource)', pods, a('', 'v1', 'pods', 'status'), false],
     ['scope fails', pods, c('', 'v1', 'pods'), false],
-    ['catch-all', { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' }, c('x', 'y', 'z', 'w', 'CONNECT'), true],
+    [
+      'catch-all',
+      { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' },
+      c('x', 'y', 'z', 'w', 'CONNECT'),
+      true,
+    ],
   ];
   it.each(cases)('%s', (_name, rule, m, want) => expect(matchesRule(rule, m)).toBe(want));
 
@@ -246,7 +316,12 @@ describe('matchesRule: all five predicates', () => {
       operation: 'UPDATE',
       userInfo: {},
     };
-    const rule = { operations: ['*'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale'] } as RuleWithOperations;
+    const rule = {
+      operations: ['*'],
+      apiGroups: ['apps'],
+      apiVersions: ['v1'],
+      resources: ['deployments/scale'],
+    } as RuleWithOperations;
     expect(matchesRule(rule, request)).toBe(true);
     expect(matchesRule({ ...rule, apiGroups: ['autoscaling'] }, request)).toBe(false);
   });
@@ -263,29 +338,111 @@ describe('splitResourceEntry', () => {
 });
 
 describe('isExemptRequest (§2)', () => {
-  const req = (kind: [string, string, string], resource: [string, string, string]): Pick<AdmissionRequest, 'kind' | 'resource'> => ({
+  const req = (
+    kind: [string, string, string],
+    resource: [string, string, string],
+  ): Pick<AdmissionRequest, 'kind' | 'resource'> => ({
     kind: { group: kind[0], version: kind[1], kind: kind[2] },
     resource: { group: resource[0], version: resource[1], resource: resource[2] },
   });
   const ar = 'admissionregistration.k8s.io';
   it.each([
-    ['ValidatingWebhookConfiguration v1', req([ar, 'v1', 'ValidatingWebhookConfiguration'], [ar, 'v1', 'validatingwebhookconfigurations']), true],
-    ['MutatingWebhookConfiguration v1beta1', req([ar, 'v1beta1', 'MutatingWebhookConfiguration'], [ar, 'v1beta1', 'mutatingwebhookconfigurations']), true],
-    ['ValidatingAdmissionPolicy', req([ar, 'v1', 'ValidatingAdmissionPolicy'], [ar, 'v1', 'validatingadmissionpolicies']), true],
-    ['ValidatingAdmissionPolicyBinding', req([ar, 'v1', 'ValidatingAdmissionPolicyBinding'], [ar, 'v1', 'validatingadmissionpolicybindings']), true],
-    ['MutatingAdmissionPolicy', req([ar, 'v1alpha1', 'MutatingAdmissionPolicy'], [ar, 'v1alpha1', 'mutatingadmissionpolicies']), true],
-    ['MutatingAdmissionPolicyBinding', req([ar, 'v1alpha1', 'MutatingAdmissionPolicyBinding'], [ar, 'v1alpha1', 'mutatingadmissionpolicybindings']), true],
-    ['exemption is on the kind, not the resource', req([ar, 'v1', 'ValidatingWebhookConfiguration'], ['', 'v1', 'anything']), true],
+    [
+      'ValidatingWebhookConfiguration v1',
+      req([ar, 'v1', 'ValidatingWebhookConfiguration'], [ar, 'v1', 'validatingwebhookconfigurations']),
+      true,
+    ],
+    [
+      'MutatingWebhookConfiguration v1beta1',
+      req([ar, 'v1beta1', 'MutatingWebhookConfiguration'], [ar, 'v1beta1', 'mutatingwebhookconfigurations']),
+      true,
+    ],
+    [
+      'ValidatingAdmissionPolicy',
+      req([ar, 'v1', 'ValidatingAdmissionPolicy'], [ar, 'v1', 'validatingadmissionpolicies']),
+      true,
+    ],
+    [
+      'ValidatingAdmissionPolicyBinding',
+      req([ar, 'v1', 'ValidatingAdmissionPolicyBinding'], [ar, 'v1', 'validatingadmissionpolicybindings']),
+      true,
+    ],
+    [
+      'MutatingAdmissionPolicy',
+      req([ar, 'v1alpha1', 'MutatingAdmissionPolicy'], [ar, 'v1alpha1', 'mutatingadmissionpolicies']),
+      true,
+    ],
+    [
+      'MutatingAdmissionPolicyBinding',
+      req([ar, 'v1alpha1', 'MutatingAdmissionPolicyBinding'], [ar, 'v1alpha1', 'mutatingadmissionpolicybindings']),
+      true,
+    ],
+    [
+      'exemption is on the kind, not the resource',
+      req([ar, 'v1', 'ValidatingWebhookConfiguration'], ['', 'v1', 'anything']),
+      true,
+    ],
     ['resource alone does not exempt', req(['', 'v1', 'Pod'], [ar, 'v1', 'validatingwebhookconfigurations']), false],
-    ['same kind in another group is not exempt', req(['example.com', 'v1', 'ValidatingWebhookConfiguration'], ['example.com', 'v1', 'validatingwebhookconfigurations']), false],
-    ['kind is case-sensitive', req([ar, 'v1', 'validatingwebhookconfiguration'], [ar, 'v1', 'validatingwebhookconfigurations']), false],
-    ['tokenreviews', req(['authentication.k8s.io', 'v1', 'TokenReview'], ['authentication.k8s.io', 'v1', 'tokenreviews']), true],
-    ['selfsubjectreviews', req(['authentication.k8s.io', 'v1', 'SelfSubjectReview'], ['authentication.k8s.io', 'v1', 'selfsubjectreviews']), true],
-    ['subjectaccessreviews', req(['authorization.k8s.io', 'v1', 'SubjectAccessReview'], ['authorization.k8s.io', 'v1', 'subjectaccessreviews']), true],
-    ['localsubjectaccessreviews', req(['authorization.k8s.io', 'v1', 'LocalSubjectAccessReview'], ['authorization.k8s.io', 'v1', 'localsubjectaccessreviews']), true],
-    ['selfsubjectaccessreviews any version', req(['authorization.k8s.io', 'v1beta1', 'SelfSubjectAccessReview'], ['authorization.k8s.io', 'v1beta1', 'selfsubjectaccessreviews']), true],
-    ['selfsubjectrulesreviews', req(['authorization.k8s.io', 'v1', 'SelfSubjectRulesReview'], ['authorization.k8s.io', 'v1', 'selfsubjectrulesreviews']), true],
-    ['virtual resource in the wrong group', req(['authorization.k8s.io', 'v1', 'TokenReview'], ['authorization.k8s.io', 'v1', 'tokenreviews']), false],
+    [
+      'same kind in another group is not exempt',
+      req(
+        ['example.com', 'v1', 'ValidatingWebhookConfiguration'],
+        ['example.com', 'v1', 'validatingwebhookconfigurations'],
+      ),
+      false,
+    ],
+    [
+      'kind is case-sensitive',
+      req([ar, 'v1', 'validatingwebhookconfiguration'], [ar, 'v1', 'validatingwebhookconfigurations']),
+      false,
+    ],
+    [
+      'tokenreviews',
+      req(['authentication.k8s.io', 'v1', 'TokenReview'], ['authentication.k8s.io', 'v1', 'tokenreviews']),
+      true,
+    ],
+    [
+      'selfsubjectreviews',
+      req(['authentication.k8s.io', 'v1', 'SelfSubjectReview'], ['authentication.k8s.io', 'v1', 'selfsubjectreviews']),
+      true,
+    ],
+    [
+      'subjectaccessreviews',
+      req(
+        ['authorization.k8s.io', 'v1', 'SubjectAccessReview'],
+        ['authorization.k8s.io', 'v1', 'subjectaccessreviews'],
+      ),
+      true,
+    ],
+    [
+      'localsubjectaccessreviews',
+      req(
+        ['authorization.k8s.io', 'v1', 'LocalSubjectAccessReview'],
+        ['authorization.k8s.io', 'v1', 'localsubjectaccessreviews'],
+      ),
+      true,
+    ],
+    [
+      'selfsubjectaccessreviews any version',
+      req(
+        ['authorization.k8s.io', 'v1beta1', 'SelfSubjectAccessReview'],
+        ['authorization.k8s.io', 'v1beta1', 'selfsubjectaccessreviews'],
+      ),
+      true,
+    ],
+    [
+      'selfsubjectrulesreviews',
+      req(
+        ['authorization.k8s.io', 'v1', 'SelfSubjectRulesReview'],
+        ['authorization.k8s.io', 'v1', 'selfsubjectrulesreviews'],
+      ),
+      true,
+    ],
+    [
+      'virtual resource in the wrong group',
+      req(['authorization.k8s.io', 'v1', 'TokenReview'], ['authorization.k8s.io', 'v1', 'tokenreviews']),
+      false,
+    ],
     ['ordinary pods', req(['', 'v1', 'Pod'], ['', 'v1', 'pods']), false],
     ['prototype-looking group', req(['constructor', 'v1', 'X'], ['constructor', 'v1', 'has']), false],
   ] as [string, Pick<AdmissionRequest, 'kind' | 'resource'>, boolean][])('%s', (_name, request, want) => {

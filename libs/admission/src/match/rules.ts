@@ -102,7 +102,12 @@ const VIRTUAL_AUTH_RESOURCES: ReadonlyMap<string, ReadonlySet<string>> = new Map
   ['authentication.k8s.io', new Set(['tokenreviews', 'selfsubjectreviews'])],
   [
     'authorization.k8s.io',
-    new Set(['subjectaccessreviews', 'localsubjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
+    new Set([
+      'subjectaccessreviews',
+      'localsubjectaccessreviews',
+      'selfsubjectaccessreviews',
+      'selfsubjectrulesreviews',
+    ]),
   ],
 ]);
 

@@ -4,9 +4,7 @@
  */
 import type { Status } from '../review/types.js';
 
-export type SelectorResult =
-  | { readonly matches: true }
-  | { readonly matches: false; readonly error?: Status };
+export type SelectorResult = { readonly matches: true } | { readonly matches: false; readonly error?: Status };
 
 export const SELECTOR_MATCHES: SelectorResult = Object.freeze({ matches: true });
 export const SELECTOR_NO_MATCH: SelectorResult = Object.freeze({ matches: false });

@@ -11,8 +11,18 @@ import type { ShouldCall } from './should-call.js';
 import { defaultedWebhook } from '../testing/defaulted-webhook.js';
 
 function hookOf(overrides: Partial<DefaultedWebhook>): Hook {
-  const webhook = defaultedWebhook('hook.example.com', { clientConfig: { url: 'https://hook.example.com/validate' }, ...overrides });
-  const set = compileHooks([{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'cfg', webhooks: [webhook] }]);
+  const webhook = defaultedWebhook('hook.example.com', {
+    clientConfig: { url: 'https://hook.example.com/validate' },
+    ...overrides,
+  });
+  const set = compileHooks([
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      name: 'cfg',
+      webhooks: [webhook],
+    },
+  ]);
   return set.validating[0]!;
 }
 
@@ -57,14 +67,28 @@ describe('shouldCallHook (TestShouldCallHook)', () => {
     ['wildcard rule, match as requested', { rules: [rule(['*'], ['*'], ['*'])] }, deployment, true],
     [
       'specific rules, prefer exact match',
-      { rules: [rule(['extensions'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1'], ['deployments'])] },
+      {
+        rules: [
+          rule(['extensions'], ['v1beta1'], ['deployments']),
+          rule(['apps'], ['v1beta1'], ['deployments']),
+          rule(['apps'], ['v1'], ['deployments']),
+        ],
+      },
       deployment,
       true,
     ],
-    ['specific rules, match miss', { rules: [rule(['extensions'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1beta1'], ['deployments'])] }, deployment, false],
+    [
+      'specific rules, match miss',
+      { rules: [rule(['extensions'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1beta1'], ['deployments'])] },
+      deployment,
+      false,
+    ],
     [
       'specific rules, exact match miss',
-      { matchPolicy: 'Exact', rules: [rule(['extensions'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1beta1'], ['deployments'])] },
+      {
+        matchPolicy: 'Exact',
+        rules: [rule(['extensions'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1beta1'], ['deployments'])],
+      },
       deployment,
       false,
     ],
@@ -82,7 +106,12 @@ describe('shouldCallHook (TestShouldCallHook)', () => {
     ],
     [
       'specific rules, subresource match miss',
-      { rules: [rule(['extensions'], ['v1beta1'], ['deployments', 'deployments/scale']), rule(['apps'], ['v1beta1'], ['deployments', 'deployments/scale'])] },
+      {
+        rules: [
+          rule(['extensions'], ['v1beta1'], ['deployments', 'deployments/scale']),
+          rule(['apps'], ['v1beta1'], ['deployments', 'deployments/scale']),
+        ],
+      },
       scale,
       false,
     ],
@@ -90,7 +119,10 @@ describe('shouldCallHook (TestShouldCallHook)', () => {
       'specific rules, subresource exact match miss',
       {
         matchPolicy: 'Exact',
-        rules: [rule(['extensions'], ['v1beta1'], ['deployments', 'deployments/scale']), rule(['apps'], ['v1beta1'], ['deployments', 'deployments/scale'])],
+        rules: [
+          rule(['extensions'], ['v1beta1'], ['deployments', 'deployments/scale']),
+          rule(['apps'], ['v1beta1'], ['deployments', 'deployments/scale']),
+        ],
       },
       scale,
       false,
@@ -99,7 +131,10 @@ describe('shouldCallHook (TestShouldCallHook)', () => {
     // the request's own GVR only, so the apiserver's "equivalent match" cases are skips here.
     [
       'specific rules, equivalent match, prefer extensions (gap: skipped)',
-      { matchPolicy: 'Equivalent', rules: [rule(['extensions'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1beta1'], ['deployments'])] },
+      {
+        matchPolicy: 'Equivalent',
+        rules: [rule(['extensions'], ['v1beta1'], ['deployments']), rule(['apps'], ['v1beta1'], ['deployments'])],
+      },
       deployment,
       false,
     ],
@@ -124,19 +159,34 @@ describe('shouldCallHook (TestShouldCallHook)', () => {
 });
 
 const pods: Required<RuleWithOperations> = rule([''], ['v1'], ['pods']);
-const pod = (extra: Partial<AdmissionRequest> = {}): AdmissionRequest => req(['', 'v1', 'Pod'], ['', 'v1', 'pods'], '', { name: 'foo', ...extra });
+const pod = (extra: Partial<AdmissionRequest> = {}): AdmissionRequest =>
+  req(['', 'v1', 'Pod'], ['', 'v1', 'pods'], '', { name: 'foo', ...extra });
 const badSelector = { matchExpressions: [{ key: 'env', operator: 'In', values: [] }] };
 
 describe('shouldCallHook: order and error precedence (§3)', () => {
   type Want = { kind: 'call' } | { kind: 'skip'; reason: string } | { kind: 'reject'; reason: string; code: number };
   const cases: [string, Partial<DefaultedWebhook>, AdmissionRequest, Want][] = [
     ['everything matches', { rules: [pods] }, pod(), { kind: 'call' }],
-    ['namespaceSelector does not match', { rules: [pods], namespaceSelector: { matchLabels: { env: 'dev' } } }, pod(), { kind: 'skip', reason: 'namespaceSelector' }],
-    ['objectSelector does not match', { rules: [pods], objectSelector: { matchLabels: { app: 'db' } } }, pod(), { kind: 'skip', reason: 'objectSelector' }],
+    [
+      'namespaceSelector does not match',
+      { rules: [pods], namespaceSelector: { matchLabels: { env: 'dev' } } },
+      pod(),
+      { kind: 'skip', reason: 'namespaceSelector' },
+    ],
+    [
+      'objectSelector does not match',
+      { rules: [pods], objectSelector: { matchLabels: { app: 'db' } } },
+      pod(),
+      { kind: 'skip', reason: 'objectSelector' },
+    ],
     ['rules do not match', { rules: [rule([''], ['v1'], ['services'])] }, pod(), { kind: 'skip', reason: 'rules' }],
     [
       'namespaceSelector is checked before objectSelector',
-      { rules: [pods], namespaceSelector: { matchLabels: { env: 'dev' } }, objectSelector: { matchLabels: { app: 'db' } } },
+      {
+        rules: [pods],
+        namespaceSelector: { matchLabels: { env: 'dev' } },
+        objectSelector: { matchLabels: { app: 'db' } },
+      },
       pod(),
       { kind: 'skip', reason: 'namespaceSelector' },
     ],
@@ -158,10 +208,19 @@ describe('shouldCallHook: order and error precedence (§3)', () => {
       pod({ namespace: 'missing' }),
       { kind: 'skip', reason: 'rules' },
     ],
-    ['unknown namespace, empty selector: no lookup, call', { rules: [pods] }, pod({ namespace: 'missing' }), { kind: 'call' }],
+    [
+      'unknown namespace, empty selector: no lookup, call',
+      { rules: [pods] },
+      pod({ namespace: 'missing' }),
+      { kind: 'call' },
+    ],
     [
       'namespace error, then objectSelector no match: skip',
-      { rules: [pods], namespaceSelector: { matchLabels: { env: 'prod' } }, objectSelector: { matchLabels: { app: 'db' } } },
+      {
+        rules: [pods],
+        namespaceSelector: { matchLabels: { env: 'prod' } },
+        objectSelector: { matchLabels: { app: 'db' } },
+      },
       pod({ namespace: 'missing' }),
       { kind: 'skip', reason: 'objectSelector' },
     ],
@@ -171,9 +230,24 @@ describe('shouldCallHook: order and error precedence (§3)', () => {
       pod({ namespace: 'missing' }),
       { kind: 'reject', reason: 'namespaceSelector', code: 404 },
     ],
-    ['invalid objectSelector: 500 when rules match', { rules: [pods], objectSelector: badSelector }, pod(), { kind: 'reject', reason: 'objectSelector', code: 500 }],
-    ['invalid namespaceSelector: 500 when rules match', { rules: [pods], namespaceSelector: badSelector }, pod(), { kind: 'reject', reason: 'namespaceSelector', code: 500 }],
-    ['invalid selector: skipped when rules do not match', { rules: [rule(['apps'], ['*'], ['*'])], objectSelector: badSelector }, pod(), { kind: 'skip', reason: 'rules' }],
+    [
+      'invalid objectSelector: 500 when rules match',
+      { rules: [pods], objectSelector: badSelector },
+      pod(),
+      { kind: 'reject', reason: 'objectSelector', code: 500 },
+    ],
+    [
+      'invalid namespaceSelector: 500 when rules match',
+      { rules: [pods], namespaceSelector: badSelector },
+      pod(),
+      { kind: 'reject', reason: 'namespaceSelector', code: 500 },
+    ],
+    [
+      'invalid selector: skipped when rules do not match',
+      { rules: [rule(['apps'], ['*'], ['*'])], objectSelector: badSelector },
+      pod(),
+      { kind: 'skip', reason: 'rules' },
+    ],
     [
       'selector errors are not subject to failurePolicy Ignore',
       { rules: [pods], failurePolicy: 'Ignore', objectSelector: badSelector },
@@ -188,7 +262,10 @@ describe('shouldCallHook: order and error precedence (§3)', () => {
     ],
     [
       'match condition false skips',
-      { rules: [pods], matchConditions: [{ name: 'not-system', expression: "request.userInfo.username.startsWith('system:')" }] },
+      {
+        rules: [pods],
+        matchConditions: [{ name: 'not-system', expression: "request.userInfo.username.startsWith('system:')" }],
+      },
       pod(),
       { kind: 'skip', reason: 'matchCondition:not-system' },
     ],
@@ -212,13 +289,20 @@ describe('shouldCallHook: order and error precedence (§3)', () => {
     ],
     [
       'match condition error with Ignore skips',
-      { rules: [pods], failurePolicy: 'Ignore', matchConditions: [{ name: 'errors', expression: "object.missing == 'x'" }] },
+      {
+        rules: [pods],
+        failurePolicy: 'Ignore',
+        matchConditions: [{ name: 'errors', expression: "object.missing == 'x'" }],
+      },
       pod(),
       { kind: 'skip', reason: 'matchConditions:ignored-errors' },
     ],
     [
       'match conditions are not evaluated when rules do not match',
-      { rules: [rule([''], ['v1'], ['services'])], matchConditions: [{ name: 'errors', expression: "object.missing == 'x'" }] },
+      {
+        rules: [rule([''], ['v1'], ['services'])],
+        matchConditions: [{ name: 'errors', expression: "object.missing == 'x'" }],
+      },
       pod(),
       { kind: 'skip', reason: 'rules' },
     ],
@@ -236,8 +320,14 @@ describe('shouldCallHook: order and error precedence (§3)', () => {
     ],
     [
       'CONNECT options object never matches a non-empty objectSelector',
-      { rules: [rule([''], ['v1'], ['pods/exec'])], objectSelector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['x'] }] } },
-      req(['', 'v1', 'PodExecOptions'], ['', 'v1', 'pods'], 'exec', { operation: 'CONNECT', object: { kind: 'PodExecOptions', command: ['sh'] } }),
+      {
+        rules: [rule([''], ['v1'], ['pods/exec'])],
+        objectSelector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['x'] }] },
+      },
+      req(['', 'v1', 'PodExecOptions'], ['', 'v1', 'pods'], 'exec', {
+        operation: 'CONNECT',
+        object: { kind: 'PodExecOptions', command: ['sh'] },
+      }),
       { kind: 'skip', reason: 'objectSelector' },
     ],
   ];
@@ -295,16 +385,27 @@ describe('shouldCallHook: how the match conditions went (metrics)', () => {
     return () => (t += 2);
   };
   it.each([
-    ['all true: a call, no errors', [{ name: 't', expression: 'true' }], 'Fail', { kind: 'call', conditions: { errors: 0, durationMs: 2 } }],
+    [
+      'all true: a call, no errors',
+      [{ name: 't', expression: 'true' }],
+      'Fail',
+      { kind: 'call', conditions: { errors: 0, durationMs: 2 } },
+    ],
     [
       'two erroring expressions under Fail: both counted',
-      [{ name: 'a', expression: "object.missing == 'x'" }, { name: 'b', expression: "object.other == 'y'" }],
+      [
+        { name: 'a', expression: "object.missing == 'x'" },
+        { name: 'b', expression: "object.other == 'y'" },
+      ],
       'Fail',
       { kind: 'reject', conditions: { errors: 2, durationMs: 2 } },
     ],
     [
       'an error, then a false one: skipped, the error still counted',
-      [{ name: 'a', expression: "object.missing == 'x'" }, { name: 'f', expression: 'false' }],
+      [
+        { name: 'a', expression: "object.missing == 'x'" },
+        { name: 'f', expression: 'false' },
+      ],
       'Fail',
       { kind: 'skip', reason: 'matchCondition:f', conditions: { errors: 1, durationMs: 2 } },
     ],
@@ -325,7 +426,10 @@ describe('shouldCallHook: sync vs async, patched objects', () => {
     const result = shouldCallHook(hook, pod(), live);
     expect(result).toBeInstanceOf(Promise);
     expect(await result).toEqual({ kind: 'call' });
-    expect(await shouldCallHook(hook, pod({ namespace: 'missing' }), live)).toMatchObject({ kind: 'reject', status: { code: 404 } });
+    expect(await shouldCallHook(hook, pod({ namespace: 'missing' }), live)).toMatchObject({
+      kind: 'reject',
+      status: { code: 404 },
+    });
   });
 
   it('re-evaluates selectors and conditions against a patched object of the same request', () => {
@@ -338,7 +442,10 @@ describe('shouldCallHook: sync vs async, patched objects', () => {
     expect(shouldCallHook(hook, request, namespaces)).toMatchObject({ kind: 'call', conditions: { errors: 0 } });
     const patched: JsonValue = { metadata: { labels: { app: 'web' } }, spec: { replicas: 1 } };
     request.object = patched;
-    expect(shouldCallHook(hook, request, namespaces)).toMatchObject({ kind: 'skip', reason: 'matchCondition:replicas' });
+    expect(shouldCallHook(hook, request, namespaces)).toMatchObject({
+      kind: 'skip',
+      reason: 'matchCondition:replicas',
+    });
     request.object = { metadata: { labels: { app: 'db' } }, spec: { replicas: 5 } };
     expect(shouldCallHook(hook, request, namespaces)).toEqual({ kind: 'skip', reason: 'objectSelector' });
   });

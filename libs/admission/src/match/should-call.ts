@@ -36,7 +36,12 @@ export type ShouldCall =
    */
   | { readonly kind: 'skip'; readonly reason: string; readonly conditions?: ConditionsEvaluated }
   /** reason: 'namespaceSelector' | 'objectSelector' | 'matchConditions'. */
-  | { readonly kind: 'reject'; readonly status: Status; readonly reason: string; readonly conditions?: ConditionsEvaluated };
+  | {
+      readonly kind: 'reject';
+      readonly status: Status;
+      readonly reason: string;
+      readonly conditions?: ConditionsEvaluated;
+    };
 
 const CALL: ShouldCall = Object.freeze({ kind: 'call' });
 const skip = (reason: string): ShouldCall => ({ kind: 'skip', reason });
@@ -71,7 +76,8 @@ function checkMatchConditions(hook: Hook, request: AdmissionRequest, now: (() =>
     case 'skip':
       return {
         kind: 'skip',
-        reason: result.condition !== undefined ? `matchCondition:${result.condition}` : 'matchConditions:ignored-errors',
+        reason:
+          result.condition !== undefined ? `matchCondition:${result.condition}` : 'matchConditions:ignored-errors',
         conditions,
       };
     case 'error': {
@@ -82,7 +88,12 @@ function checkMatchConditions(hook: Hook, request: AdmissionRequest, now: (() =>
   }
 }
 
-function afterNamespace(hook: Hook, request: AdmissionRequest, ns: SelectorResult, now: (() => number) | undefined): ShouldCall {
+function afterNamespace(
+  hook: Hook,
+  request: AdmissionRequest,
+  ns: SelectorResult,
+  now: (() => number) | undefined,
+): ShouldCall {
   if (!ns.matches && ns.error === undefined) return SKIP_NAMESPACE;
   const obj = matchObjectSelector(hook.objectSelector, request);
   if (!obj.matches && obj.error === undefined) return SKIP_OBJECT;

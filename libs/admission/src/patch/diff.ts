@@ -10,7 +10,8 @@ import { isJsonEqual } from './json-patch.js';
 /** Operations turning `original` into `final`; empty when they are JSON-equal. Never mutates either. */
 export function diffPatch(original: JsonValue | undefined, final: JsonValue | undefined): PatchOperation[] {
   if (isJsonEqual(original, final)) return [];
-  const bothContainers = isContainer(original) && isContainer(final) && Array.isArray(original) === Array.isArray(final);
+  const bothContainers =
+    isContainer(original) && isContainer(final) && Array.isArray(original) === Array.isArray(final);
   if (!bothContainers) return [{ op: 'replace', path: '', value: final ?? null }];
   return jsonPatch.compare(original as object, final as object) as PatchOperation[];
 }

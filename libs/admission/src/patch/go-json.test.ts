@@ -5,20 +5,36 @@ import { checkGoJsonSyntax, compactGoJson, encodeGoString } from './go-json.js';
 describe('checkGoJsonSyntax: encoding/json scanner errors', () => {
   it.each([
     { name: 'apiserver test: truncated', input: '[{', want: 'unexpected end of JSON input' },
-    { name: 'apiserver test: corrupted key', input: '[{"op": "add", "CORRUPTED_KEY":}]', want: "invalid character '}' looking for beginning of value" },
+    {
+      name: 'apiserver test: corrupted key',
+      input: '[{"op": "add", "CORRUPTED_KEY":}]',
+      want: "invalid character '}' looking for beginning of value",
+    },
     { name: 'empty input', input: '', want: 'unexpected end of JSON input' },
     { name: 'only spaces', input: '  \n', want: 'unexpected end of JSON input' },
     { name: 'bare word', input: 'x', want: "invalid character 'x' looking for beginning of value" },
     { name: 'trailing comma in array', input: '[1,]', want: "invalid character ']' looking for beginning of value" },
     { name: 'missing colon', input: '{"a" 1}', want: "invalid character '1' after object key" },
-    { name: 'missing comma in object', input: '{"a":1 "b":2}', want: `invalid character '"' after object key:value pair` },
+    {
+      name: 'missing comma in object',
+      input: '{"a":1 "b":2}',
+      want: `invalid character '"' after object key:value pair`,
+    },
     { name: 'missing comma in array', input: '[1 2]', want: "invalid character '2' after array element" },
     { name: 'unquoted key', input: '{1:2}', want: "invalid character '1' looking for beginning of object key string" },
-    { name: 'trailing comma in object', input: '{"a":1,}', want: "invalid character '}' looking for beginning of object key string" },
+    {
+      name: 'trailing comma in object',
+      input: '{"a":1,}',
+      want: "invalid character '}' looking for beginning of object key string",
+    },
     { name: 'control character in string', input: '"a\u0001"', want: "invalid character '\\x01' in string literal" },
     { name: 'newline in string', input: '"a\nb"', want: "invalid character '\\n' in string literal" },
     { name: 'bad escape', input: '"\\q"', want: "invalid character 'q' in string escape code" },
-    { name: 'bad unicode escape', input: '"\\u12g4"', want: "invalid character 'g' in \\u hexadecimal character escape" },
+    {
+      name: 'bad unicode escape',
+      input: '"\\u12g4"',
+      want: "invalid character 'g' in \\u hexadecimal character escape",
+    },
     { name: 'lone minus', input: '-', want: "invalid character ' ' in numeric literal" },
     { name: 'minus letter', input: '-a', want: "invalid character 'a' in numeric literal" },
     { name: 'dot at the end', input: '1.', want: "invalid character ' ' after decimal point in numeric literal" },
@@ -30,7 +46,11 @@ describe('checkGoJsonSyntax: encoding/json scanner errors', () => {
     { name: 'false typo', input: 'fxlse', want: "invalid character 'x' in literal false (expecting 'a')" },
     { name: 'garbage after value', input: '[] x', want: "invalid character 'x' after top-level value" },
     { name: 'single quote', input: "'a'", want: "invalid character '\\'' looking for beginning of value" },
-    { name: 'non-ASCII shows its first UTF-8 byte', input: 'é', want: "invalid character 'Ã' looking for beginning of value" },
+    {
+      name: 'non-ASCII shows its first UTF-8 byte',
+      input: 'é',
+      want: "invalid character 'Ã' looking for beginning of value",
+    },
     { name: 'unterminated string', input: '"abc', want: 'unexpected end of JSON input' },
     { name: 'escape at the end', input: '"\\', want: "invalid character ' ' in string escape code" },
   ])('$name', ({ input, want }) => {
@@ -49,17 +69,24 @@ describe('checkGoJsonSyntax: encoding/json scanner errors', () => {
 
   it('agrees with JSON.parse on validity (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.json(), fc.string(), fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1)))), (text) => {
-        let valid = true;
-        try {
-          JSON.parse(text);
-        } catch {
-          valid = false;
-        }
-        const error = checkGoJsonSyntax(text);
-        expect(error === undefined).toBe(valid);
-        if (error !== undefined) expect(error.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
+        ),
+        (text) => {
+          let valid = true;
+          try {
+            JSON.parse(text);
+          } catch {
+            valid = false;
+          }
+          const error = checkGoJsonSyntax(text);
+          expect(error === undefined).toBe(valid);
+          if (error !== undefined) expect(error.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -81,7 +108,11 @@ describe('encodeGoString (json.Marshal of a string)', () => {
 
 describe('compactGoJson (json.Marshal of a json.RawMessage)', () => {
   it.each([
-    { name: 'whitespace removed, order and number text kept', input: '{ "b" : 1.0 , "a" : [ 1e3 ] }', want: '{"b":1.0,"a":[1e3]}' },
+    {
+      name: 'whitespace removed, order and number text kept',
+      input: '{ "b" : 1.0 , "a" : [ 1e3 ] }',
+      want: '{"b":1.0,"a":[1e3]}',
+    },
     { name: 'spaces inside strings kept', input: '"a b"', want: '"a b"' },
     { name: 'HTML characters escaped inside strings', input: '"<&>"', want: '"\\u003c\\u0026\\u003e"' },
     { name: 'existing escapes untouched', input: '"\\" \\\\ \\u003c"', want: '"\\" \\\\ \\u003c"' },

@@ -26,7 +26,15 @@ function quoteChar(c: number): string {
 
 // strconv.Quote(string(rune(c))) without the surrounding quotes, for c in 0..255.
 function quoteByteAsRune(c: number): string {
-  const short: Readonly<Record<number, string>> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r' };
+  const short: Readonly<Record<number, string>> = {
+    7: '\\a',
+    8: '\\b',
+    9: '\\t',
+    10: '\\n',
+    11: '\\v',
+    12: '\\f',
+    13: '\\r',
+  };
   const s = short[c];
   if (s !== undefined) return s;
   if (c === 0x5c) return '\\\\';

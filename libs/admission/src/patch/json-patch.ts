@@ -92,7 +92,9 @@ export function applyPatch(doc: JsonValue, patch: DecodedPatch): Result<JsonValu
     return err(`json: cannot unmarshal ${kind} into Go value of type jsonpatch.partialDoc`);
   }
   const copyOnWrite = !namesInheritedMember(patch);
-  const state: PatchState = copyOnWrite ? { root: doc, owned: new Set() } : { root: cloneWithoutPrototypes(doc), owned: undefined };
+  const state: PatchState = copyOnWrite
+    ? { root: doc, owned: new Set() }
+    : { root: cloneWithoutPrototypes(doc), owned: undefined };
   for (const op of patch.operations) {
     const failure = applyOperation(state, op);
     if (failure !== undefined) return err(failure);
@@ -131,7 +133,9 @@ function pointerNamesInherited(raw: string | null | undefined): boolean {
 /** The operations as plain objects (for traces and tests); values parsed from their raw text. */
 export function toPatchOperations(patch: DecodedPatch): Array<Record<string, unknown>> {
   // Object.fromEntries defines own members, so a `__proto__` member stays a member.
-  return patch.operations.map((op) => Object.fromEntries([...(op ?? [])].map(([key, raw]) => [key, raw === null ? null : parseRaw(raw)])));
+  return patch.operations.map((op) =>
+    Object.fromEntries([...(op ?? [])].map(([key, raw]) => [key, raw === null ? null : parseRaw(raw)])),
+  );
 }
 
 type Container = JsonObject | JsonValue[];
@@ -190,7 +194,8 @@ function applyRemove(state: PatchState, op: DecodedOperation): string | undefine
   const path = readPointer(op, 'path');
   if (!path.ok) return `remove operation failed to decode path: ${ERR_MISSING}`;
   const parent = locate(state.root, path.value);
-  if (parent === undefined) return `remove operation does not apply: doc is missing path: "${path.value}": ${ERR_MISSING}`;
+  if (parent === undefined)
+    return `remove operation does not apply: doc is missing path: "${path.value}": ${ERR_MISSING}`;
   const at = removablePointer(parent);
   if (!at.ok) return `error in remove for path: '${path.value}': ${at.error}`;
   return failureOf(patchWith(state, { op: 'remove', path: at.value }));
@@ -202,11 +207,13 @@ function applyReplace(state: PatchState, op: DecodedOperation): string | undefin
   const value = readValue(state, op);
   if (path.value === '') {
     // Go wraps a nil error here, hence the literal %!w(<nil>).
-    if (value === null || typeof value !== 'object') return 'replace operation value must be object or array: %!w(<nil>)';
+    if (value === null || typeof value !== 'object')
+      return 'replace operation value must be object or array: %!w(<nil>)';
     return failureOf(patchWith(state, { op: 'replace', path: '', value }));
   }
   const parent = locate(state.root, path.value);
-  if (parent === undefined) return `replace operation does not apply: doc is missing path: ${path.value}: ${ERR_MISSING}`;
+  if (parent === undefined)
+    return `replace operation does not apply: doc is missing path: ${path.value}: ${ERR_MISSING}`;
   const member = memberOf(parent);
   if (!member.ok) return `replace operation does not apply: doc is missing key: ${path.value}: ${ERR_MISSING}`;
   // v4 replaces a missing object member without complaint; RFC 6902 and the library call that an add.
@@ -223,7 +230,8 @@ function applyMove(state: PatchState, op: DecodedOperation): string | undefined 
   const from = readPointer(op, 'from');
   if (!from.ok) return `move operation failed to decode from: ${from.error}`;
   const source = locate(state.root, from.value);
-  if (source === undefined) return `move operation does not apply: doc is missing from path: ${from.value}: ${ERR_MISSING}`;
+  if (source === undefined)
+    return `move operation does not apply: doc is missing from path: ${from.value}: ${ERR_MISSING}`;
   const at = removablePointer(source);
   if (!at.ok) return `error in move for path: '${source.key}': ${at.error}`;
   const removed = patchWith(state, { op: 'remove', path: at.value });
@@ -231,7 +239,8 @@ function applyMove(state: PatchState, op: DecodedOperation): string | undefined 
   const path = readPointer(op, 'path');
   if (!path.ok) return `move operation failed to decode path: ${path.error}`;
   const target = locate(state.root, path.value);
-  if (target === undefined) return `move operation does not apply: doc is missing destination path: ${path.value}: ${ERR_MISSING}`;
+  if (target === undefined)
+    return `move operation does not apply: doc is missing destination path: ${path.value}: ${ERR_MISSING}`;
   const to = insertionPointer(target);
   if (!to.ok) return `error in move for path: '${path.value}': ${to.error}`;
   return failureOf(patchWith(state, { op: 'add', path: to.value, value: removed.value ?? null }));
@@ -269,16 +278,21 @@ function applyCopy(state: PatchState, op: DecodedOperation): string | undefined 
   const from = readPointer(op, 'from');
   if (!from.ok) return `copy operation failed to decode from: ${from.error}`;
   const source = locate(state.root, from.value);
-  if (source === undefined) return `copy operation does not apply: doc is missing from path: ${from.value}: ${ERR_MISSING}`;
+  if (source === undefined)
+    return `copy operation does not apply: doc is missing from path: ${from.value}: ${ERR_MISSING}`;
   const member = memberOf(source);
   if (!member.ok) return `error in copy for from: '${from.value}': ${member.error}`;
   const path = readPointer(op, 'path');
   if (!path.ok) return `copy operation failed to decode path: ${ERR_MISSING}`;
   const target = locate(state.root, path.value);
-  if (target === undefined) return `copy operation does not apply: doc is missing destination path: ${path.value}: ${ERR_MISSING}`;
+  if (target === undefined)
+    return `copy operation does not apply: doc is missing destination path: ${path.value}: ${ERR_MISSING}`;
   const to = insertionPointer(target);
   if (!to.ok) return `error while adding value during copy: ${to.error}`;
-  const copied = state.owned === undefined ? cloneWithoutPrototypes(member.value.node ?? null) : cloneJsonValue(member.value.node ?? null);
+  const copied =
+    state.owned === undefined
+      ? cloneWithoutPrototypes(member.value.node ?? null)
+      : cloneJsonValue(member.value.node ?? null);
   return failureOf(patchWith(state, { op: 'add', path: to.value, value: copied }));
 }
 
@@ -364,7 +378,11 @@ function readKind(op: DecodedOperation): string {
 function readPointer(op: DecodedOperation, field: 'path' | 'from'): Result<string, string> {
   const raw = op?.get(field);
   if (raw === undefined || raw === null) {
-    return err(field === 'path' ? `operation missing path field: ${ERR_MISSING}` : `operation, missing from field: ${ERR_MISSING}`);
+    return err(
+      field === 'path'
+        ? `operation missing path field: ${ERR_MISSING}`
+        : `operation, missing from field: ${ERR_MISSING}`,
+    );
   }
   const value = parseRawString(raw);
   if (typeof value !== 'string') return err(`json: cannot unmarshal ${goJsonKind(raw)} into Go value of type string`);
@@ -392,7 +410,8 @@ function parseRaw(raw: string): JsonValue {
 /** A member's raw text as a value; a string without escapes (paths, op names) without JSON.parse. */
 function parseRawString(raw: string): JsonValue {
   const last = raw.length - 1;
-  if (last > 0 && raw.charCodeAt(0) === 0x22 && raw.charCodeAt(last) === 0x22 && !raw.includes('\\')) return raw.slice(1, last);
+  if (last > 0 && raw.charCodeAt(0) === 0x22 && raw.charCodeAt(last) === 0x22 && !raw.includes('\\'))
+    return raw.slice(1, last);
   return JSON.parse(raw) as JsonValue;
 }
 
@@ -421,7 +440,11 @@ function memberOf({ container, pointer, key }: Parent): Result<Member, string> {
   if (!Array.isArray(container)) {
     const exists = Object.hasOwn(container, key);
     // `?? undefined` turns a JSON null into Go's nil node.
-    return ok({ pointer: `${pointer}/${jsonPatch.escapePathComponent(key)}`, exists, node: exists ? (container[key] ?? undefined) : undefined });
+    return ok({
+      pointer: `${pointer}/${jsonPatch.escapePathComponent(key)}`,
+      exists,
+      node: exists ? (container[key] ?? undefined) : undefined,
+    });
   }
   const index = resolveIndex(key, container.length);
   if (!index.ok) return index;
@@ -453,7 +476,8 @@ function resolveIndex(key: string, size: number): Result<number, string> {
 
 /** Go: reject idx >= size and idx < -size; a negative idx counts from the end (idx + size). */
 function rangeCheck(idx: bigint, size: number): Result<number, string> {
-  if (idx >= BigInt(size) || idx < -BigInt(size)) return err(`Unable to access invalid index: ${idx}: ${ERR_INVALID_INDEX}`);
+  if (idx >= BigInt(size) || idx < -BigInt(size))
+    return err(`Unable to access invalid index: ${idx}: ${ERR_INVALID_INDEX}`);
   return ok(idx < 0n ? Number(idx) + size : Number(idx));
 }
 

@@ -29,8 +29,12 @@ export function patchedObjectProblem(original: JsonValue, patched: JsonValue): s
   // Only what both sides declare is compared: the decoder defaults what the patched object omits.
   const declared = (v: unknown): v is string => typeof v === 'string' && v !== '';
   const kindKept = !declared(before.kind) || !declared(after.kind) || after.kind === before.kind;
-  const groupKept = groupOf(before.apiVersion) === undefined || groupOf(after.apiVersion) === undefined || groupOf(after.apiVersion) === groupOf(before.apiVersion);
+  const groupKept =
+    groupOf(before.apiVersion) === undefined ||
+    groupOf(after.apiVersion) === undefined ||
+    groupOf(after.apiVersion) === groupOf(before.apiVersion);
   if (kindKept && groupKept) return undefined;
-  const show = (gvk: { apiVersion: unknown; kind: unknown }): string => `${JSON.stringify(gvk.apiVersion ?? '')}, Kind=${JSON.stringify(gvk.kind ?? '')}`;
+  const show = (gvk: { apiVersion: unknown; kind: unknown }): string =>
+    `${JSON.stringify(gvk.apiVersion ?? '')}, Kind=${JSON.stringify(gvk.kind ?? '')}`;
   return `the patched object is a ${show(after)}, not the ${show(before)} the request is for`;
 }

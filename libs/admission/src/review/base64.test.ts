@@ -8,7 +8,11 @@ describe('encodeBase64Text', () => {
     { name: 'one byte', text: 'f', want: 'Zg==' },
     { name: 'two bytes', text: 'fo', want: 'Zm8=' },
     { name: 'three bytes', text: 'foo', want: 'Zm9v' },
-    { name: 'json patch', text: '[{"op":"add","path":"/a","value":1}]', want: 'W3sib3AiOiJhZGQiLCJwYXRoIjoiL2EiLCJ2YWx1ZSI6MX1d' },
+    {
+      name: 'json patch',
+      text: '[{"op":"add","path":"/a","value":1}]',
+      want: 'W3sib3AiOiJhZGQiLCJwYXRoIjoiL2EiLCJ2YWx1ZSI6MX1d',
+    },
     { name: 'utf-8', text: 'é', want: 'w6k=' },
     { name: 'newline (caBundle Cg==)', text: '\n', want: 'Cg==' },
   ])('$name', ({ text, want }) => expect(encodeBase64Text(text)).toBe(want));

@@ -14,7 +14,12 @@ const request = (overrides: Obj = {}): Obj => ({
   userInfo: { username: 'alice' },
   ...overrides,
 });
-const review = (req: unknown, top: Obj = {}): Obj => ({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: req, ...top });
+const review = (req: unknown, top: Obj = {}): Obj => ({
+  apiVersion: 'admission.k8s.io/v1',
+  kind: 'AdmissionReview',
+  request: req,
+  ...top,
+});
 
 describe('decodeReview: accepted shapes', () => {
   it('decodes v1 and remembers the version', () => {
@@ -79,22 +84,58 @@ describe('decodeReview: accepted shapes', () => {
   });
 
   it.each([
-    { name: 'missing userInfo reads as empty', req: request({ userInfo: undefined }), check: (q: Obj) => expect(q['userInfo']).toEqual({}) },
-    { name: 'null userInfo reads as empty', req: request({ userInfo: null }), check: (q: Obj) => expect(q['userInfo']).toEqual({}) },
+    {
+      name: 'missing userInfo reads as empty',
+      req: request({ userInfo: undefined }),
+      check: (q: Obj) => expect(q['userInfo']).toEqual({}),
+    },
+    {
+      name: 'null userInfo reads as empty',
+      req: request({ userInfo: null }),
+      check: (q: Obj) => expect(q['userInfo']).toEqual({}),
+    },
     { name: 'null name is absent', req: request({ name: null }), check: (q: Obj) => expect('name' in q).toBe(false) },
-    { name: 'null dryRun is absent', req: request({ dryRun: null }), check: (q: Obj) => expect('dryRun' in q).toBe(false) },
-    { name: 'null oldObject is kept as null', req: request({ oldObject: null }), check: (q: Obj) => expect(q['oldObject']).toBeNull() },
+    {
+      name: 'null dryRun is absent',
+      req: request({ dryRun: null }),
+      check: (q: Obj) => expect('dryRun' in q).toBe(false),
+    },
+    {
+      name: 'null oldObject is kept as null',
+      req: request({ oldObject: null }),
+      check: (q: Obj) => expect(q['oldObject']).toBeNull(),
+    },
     { name: 'missing object stays absent', req: request(), check: (q: Obj) => expect('object' in q).toBe(false) },
-    { name: 'gvk members default to ""', req: request({ kind: { kind: 'Pod' } }), check: (q: Obj) => expect(q['kind']).toEqual({ group: '', version: '', kind: 'Pod' }) },
-    { name: 'null extra value is an empty list', req: request({ userInfo: { extra: { a: null } } }), check: (q: Obj) => expect(q['userInfo']).toEqual({ extra: { a: [] } }) },
+    {
+      name: 'gvk members default to ""',
+      req: request({ kind: { kind: 'Pod' } }),
+      check: (q: Obj) => expect(q['kind']).toEqual({ group: '', version: '', kind: 'Pod' }),
+    },
+    {
+      name: 'null extra value is an empty list',
+      req: request({ userInfo: { extra: { a: null } } }),
+      check: (q: Obj) => expect(q['userInfo']).toEqual({ extra: { a: [] } }),
+    },
     {
       name: 'an extra key named __proto__ is kept as data',
       req: request({ userInfo: { extra: JSON.parse('{"__proto__": ["x"], "toString": ["y"]}') as unknown } }),
       check: (q: Obj) => expect(JSON.stringify(q['userInfo'])).toBe('{"extra":{"__proto__":["x"],"toString":["y"]}}'),
     },
-    { name: 'empty subResource is kept', req: request({ subResource: '' }), check: (q: Obj) => expect(q['subResource']).toBe('') },
-    { name: 'CONNECT operation', req: request({ operation: 'CONNECT' }), check: (q: Obj) => expect(q['operation']).toBe('CONNECT') },
-    { name: 'DELETE operation', req: request({ operation: 'DELETE' }), check: (q: Obj) => expect(q['operation']).toBe('DELETE') },
+    {
+      name: 'empty subResource is kept',
+      req: request({ subResource: '' }),
+      check: (q: Obj) => expect(q['subResource']).toBe(''),
+    },
+    {
+      name: 'CONNECT operation',
+      req: request({ operation: 'CONNECT' }),
+      check: (q: Obj) => expect(q['operation']).toBe('CONNECT'),
+    },
+    {
+      name: 'DELETE operation',
+      req: request({ operation: 'DELETE' }),
+      check: (q: Obj) => expect(q['operation']).toBe('DELETE'),
+    },
   ])('$name', ({ req, check }) => {
     const r = decodeReview(review(req));
     expect(r.ok).toBe(true);
@@ -112,15 +153,33 @@ describe('decodeReview: accepted shapes', () => {
 
 describe('decodeReview: rejections name what is wrong', () => {
   const cases: { name: string; body: unknown; field?: string; message: string }[] = [
-    { name: 'body is a string', body: 'x', message: 'the request body must be a JSON object (an AdmissionReview), got a string' },
-    { name: 'body is null', body: null, message: 'the request body must be a JSON object (an AdmissionReview), got null' },
-    { name: 'body is an array', body: [], message: 'the request body must be a JSON object (an AdmissionReview), got an array' },
-    { name: 'missing apiVersion', body: { kind: 'AdmissionReview', request: request() }, field: 'apiVersion', message: 'apiVersion: is missing: expected admission.k8s.io/v1 or admission.k8s.io/v1beta1' },
+    {
+      name: 'body is a string',
+      body: 'x',
+      message: 'the request body must be a JSON object (an AdmissionReview), got a string',
+    },
+    {
+      name: 'body is null',
+      body: null,
+      message: 'the request body must be a JSON object (an AdmissionReview), got null',
+    },
+    {
+      name: 'body is an array',
+      body: [],
+      message: 'the request body must be a JSON object (an AdmissionReview), got an array',
+    },
+    {
+      name: 'missing apiVersion',
+      body: { kind: 'AdmissionReview', request: request() },
+      field: 'apiVersion',
+      message: 'apiVersion: is missing: expected admission.k8s.io/v1 or admission.k8s.io/v1beta1',
+    },
     {
       name: 'unknown apiVersion',
       body: review(request(), { apiVersion: 'admission.k8s.io/v2' }),
       field: 'apiVersion',
-      message: 'apiVersion: unsupported "admission.k8s.io/v2": expected admission.k8s.io/v1 or admission.k8s.io/v1beta1',
+      message:
+        'apiVersion: unsupported "admission.k8s.io/v2": expected admission.k8s.io/v1 or admission.k8s.io/v1beta1',
     },
     {
       name: 'apiVersion not a string',
@@ -128,34 +187,174 @@ describe('decodeReview: rejections name what is wrong', () => {
       field: 'apiVersion',
       message: 'apiVersion: unsupported a number: expected admission.k8s.io/v1 or admission.k8s.io/v1beta1',
     },
-    { name: 'wrong kind', body: review(request(), { kind: 'Pod' }), field: 'kind', message: 'kind: must be "AdmissionReview", got "Pod"' },
-    { name: 'missing kind', body: review(request(), { kind: undefined }), field: 'kind', message: 'kind: must be "AdmissionReview", got nothing' },
-    { name: 'missing request', body: review(undefined), field: 'request', message: 'request: is missing: an AdmissionReview sent for admission must carry a request' },
-    { name: 'request is a list', body: review([]), field: 'request', message: 'request: must be an object, got an array' },
-    { name: 'missing uid', body: review(request({ uid: undefined })), field: 'request.uid', message: 'request.uid: is required: the answer must echo the request uid' },
-    { name: 'empty uid', body: review(request({ uid: '' })), field: 'request.uid', message: 'request.uid: is required: the answer must echo the request uid' },
-    { name: 'uid not a string', body: review(request({ uid: 5 })), field: 'request.uid', message: 'request.uid: must be a string, got a number' },
-    { name: 'missing kind object', body: review(request({ kind: undefined })), field: 'request.kind', message: 'request.kind: is required (the group, version and kind of the object)' },
-    { name: 'kind is a string', body: review(request({ kind: 'Pod' })), field: 'request.kind', message: 'request.kind: must be an object {group, version, kind}, got a string' },
-    { name: 'kind member not a string', body: review(request({ kind: { group: '', version: 1, kind: 'Pod' } })), field: 'request.kind.version', message: 'request.kind.version: must be a string, got a number' },
-    { name: 'missing resource', body: review(request({ resource: undefined })), field: 'request.resource', message: 'request.resource: is required (the group, version and resource being admitted)' },
-    { name: 'resource is a list', body: review(request({ resource: ['pods'] })), field: 'request.resource', message: 'request.resource: must be an object {group, version, resource}, got an array' },
-    { name: 'missing operation', body: review(request({ operation: undefined })), field: 'request.operation', message: 'request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got nothing' },
-    { name: 'unknown operation', body: review(request({ operation: 'PATCH' })), field: 'request.operation', message: 'request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"' },
-    { name: 'lowercase operation', body: review(request({ operation: 'create' })), field: 'request.operation', message: 'request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got "create"' },
-    { name: 'userInfo is a string', body: review(request({ userInfo: 'alice' })), field: 'request.userInfo', message: 'request.userInfo: must be an object, got a string' },
-    { name: 'username not a string', body: review(request({ userInfo: { username: 1 } })), field: 'request.userInfo.username', message: 'request.userInfo.username: must be a string, got a number' },
-    { name: 'groups not a list', body: review(request({ userInfo: { groups: 'g' } })), field: 'request.userInfo.groups', message: 'request.userInfo.groups: must be a list of strings, got a string' },
-    { name: 'group not a string', body: review(request({ userInfo: { groups: ['a', 2] } })), field: 'request.userInfo.groups[1]', message: 'request.userInfo.groups[1]: must be a string, got a number' },
-    { name: 'extra not a map', body: review(request({ userInfo: { extra: ['a'] } })), field: 'request.userInfo.extra', message: 'request.userInfo.extra: must be a map of string lists, got an array' },
-    { name: 'extra value not a list', body: review(request({ userInfo: { extra: { a: 'b' } } })), field: 'request.userInfo.extra[a]', message: 'request.userInfo.extra[a]: must be a list of strings, got a string' },
-    { name: 'dryRun not a boolean', body: review(request({ dryRun: 'true' })), field: 'request.dryRun', message: 'request.dryRun: must be a boolean, got a string' },
-    { name: 'subResource not a string', body: review(request({ subResource: 1 })), field: 'request.subResource', message: 'request.subResource: must be a string, got a number' },
-    { name: 'namespace not a string', body: review(request({ namespace: {} })), field: 'request.namespace', message: 'request.namespace: must be a string, got an object' },
-    { name: 'requestKind not an object', body: review(request({ requestKind: 'x' })), field: 'request.requestKind', message: 'request.requestKind: must be an object {group, version, kind}, got a string' },
-    { name: 'object is a string', body: review(request({ object: 'x' })), field: 'request.object', message: 'request.object: must be a JSON object or null, got a string' },
-    { name: 'options is a number', body: review(request({ options: 3 })), field: 'request.options', message: 'request.options: must be a JSON object or null, got a number' },
-    { name: 'object is an array', body: review(request({ object: [1, 2] })), field: 'request.object', message: 'request.object: must be a JSON object or null, got an array' },
+    {
+      name: 'wrong kind',
+      body: review(request(), { kind: 'Pod' }),
+      field: 'kind',
+      message: 'kind: must be "AdmissionReview", got "Pod"',
+    },
+    {
+      name: 'missing kind',
+      body: review(request(), { kind: undefined }),
+      field: 'kind',
+      message: 'kind: must be "AdmissionReview", got nothing',
+    },
+    {
+      name: 'missing request',
+      body: review(undefined),
+      field: 'request',
+      message: 'request: is missing: an AdmissionReview sent for admission must carry a request',
+    },
+    {
+      name: 'request is a list',
+      body: review([]),
+      field: 'request',
+      message: 'request: must be an object, got an array',
+    },
+    {
+      name: 'missing uid',
+      body: review(request({ uid: undefined })),
+      field: 'request.uid',
+      message: 'request.uid: is required: the answer must echo the request uid',
+    },
+    {
+      name: 'empty uid',
+      body: review(request({ uid: '' })),
+      field: 'request.uid',
+      message: 'request.uid: is required: the answer must echo the request uid',
+    },
+    {
+      name: 'uid not a string',
+      body: review(request({ uid: 5 })),
+      field: 'request.uid',
+      message: 'request.uid: must be a string, got a number',
+    },
+    {
+      name: 'missing kind object',
+      body: review(request({ kind: undefined })),
+      field: 'request.kind',
+      message: 'request.kind: is required (the group, version and kind of the object)',
+    },
+    {
+      name: 'kind is a string',
+      body: review(request({ kind: 'Pod' })),
+      field: 'request.kind',
+      message: 'request.kind: must be an object {group, version, kind}, got a string',
+    },
+    {
+      name: 'kind member not a string',
+      body: review(request({ kind: { group: '', version: 1, kind: 'Pod' } })),
+      field: 'request.kind.version',
+      message: 'request.kind.version: must be a string, got a number',
+    },
+    {
+      name: 'missing resource',
+      body: review(request({ resource: undefined })),
+      field: 'request.resource',
+      message: 'request.resource: is required (the group, version and resource being admitted)',
+    },
+    {
+      name: 'resource is a list',
+      body: review(request({ resource: ['pods'] })),
+      field: 'request.resource',
+      message: 'request.resource: must be an object {group, version, resource}, got an array',
+    },
+    {
+      name: 'missing operation',
+      body: review(request({ operation: undefined })),
+      field: 'request.operation',
+      message: 'request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got nothing',
+    },
+    {
+      name: 'unknown operation',
+      body: review(request({ operation: 'PATCH' })),
+      field: 'request.operation',
+      message: 'request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"',
+    },
+    {
+      name: 'lowercase operation',
+      body: review(request({ operation: 'create' })),
+      field: 'request.operation',
+      message: 'request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT, got "create"',
+    },
+    {
+      name: 'userInfo is a string',
+      body: review(request({ userInfo: 'alice' })),
+      field: 'request.userInfo',
+      message: 'request.userInfo: must be an object, got a string',
+    },
+    {
+      name: 'username not a string',
+      body: review(request({ userInfo: { username: 1 } })),
+      field: 'request.userInfo.username',
+      message: 'request.userInfo.username: must be a string, got a number',
+    },
+    {
+      name: 'groups not a list',
+      body: review(request({ userInfo: { groups: 'g' } })),
+      field: 'request.userInfo.groups',
+      message: 'request.userInfo.groups: must be a list of strings, got a string',
+    },
+    {
+      name: 'group not a string',
+      body: review(request({ userInfo: { groups: ['a', 2] } })),
+      field: 'request.userInfo.groups[1]',
+      message: 'request.userInfo.groups[1]: must be a string, got a number',
+    },
+    {
+      name: 'extra not a map',
+      body: review(request({ userInfo: { extra: ['a'] } })),
+      field: 'request.userInfo.extra',
+      message: 'request.userInfo.extra: must be a map of string lists, got an array',
+    },
+    {
+      name: 'extra value not a list',
+      body: review(request({ userInfo: { extra: { a: 'b' } } })),
+      field: 'request.userInfo.extra[a]',
+      message: 'request.userInfo.extra[a]: must be a list of strings, got a string',
+    },
+    {
+      name: 'dryRun not a boolean',
+      body: review(request({ dryRun: 'true' })),
+      field: 'request.dryRun',
+      message: 'request.dryRun: must be a boolean, got a string',
+    },
+    {
+      name: 'subResource not a string',
+      body: review(request({ subResource: 1 })),
+      field: 'request.subResource',
+      message: 'request.subResource: must be a string, got a number',
+    },
+    {
+      name: 'namespace not a string',
+      body: review(request({ namespace: {} })),
+      field: 'request.namespace',
+      message: 'request.namespace: must be a string, got an object',
+    },
+    {
+      name: 'requestKind not an object',
+      body: review(request({ requestKind: 'x' })),
+      field: 'request.requestKind',
+      message: 'request.requestKind: must be an object {group, version, kind}, got a string',
+    },
+    {
+      name: 'object is a string',
+      body: review(request({ object: 'x' })),
+      field: 'request.object',
+      message: 'request.object: must be a JSON object or null, got a string',
+    },
+    {
+      name: 'options is a number',
+      body: review(request({ options: 3 })),
+      field: 'request.options',
+      message: 'request.options: must be a JSON object or null, got a number',
+    },
+    {
+      name: 'object is an array',
+      body: review(request({ object: [1, 2] })),
+      field: 'request.object',
+      message: 'request.object: must be a JSON object or null, got an array',
+    },
   ];
   it.each(cases)('$name', ({ body, field, message }) => {
     const r = decodeReview(body);
@@ -206,11 +405,20 @@ describe('decodeReview: the corpus', () => {
   });
 
   it('keeps non-string label values of the prometheus v1beta1 review untouched', () => {
-    const text = readFileSync(new URL('prometheus-operator-prometheusrule-create-v1beta1-nonstring-labels.json', CORPUS), 'utf8');
+    const text = readFileSync(
+      new URL('prometheus-operator-prometheusrule-create-v1beta1-nonstring-labels.json', CORPUS),
+      'utf8',
+    );
     const r = decodeReviewText(text);
     if (!r.ok) throw new Error(r.error.message);
     const spec = (r.value.request.object as Obj)['spec'] as { groups: { rules: { labels: Obj }[] }[] };
-    expect(spec.groups[0]!.rules[0]!.labels).toEqual({ severity: 'critical', labNil: null, labInt: 1, labEmpty: '', labBool: true });
+    expect(spec.groups[0]!.rules[0]!.labels).toEqual({
+      severity: 'critical',
+      labNil: null,
+      labInt: 1,
+      labEmpty: '',
+      labBool: true,
+    });
   });
 });
 
@@ -240,10 +448,14 @@ describe('decodeReview: properties', () => {
       { requiredKeys: [] },
     );
     fc.assert(
-      fc.property(fc.constantFrom('admission.k8s.io/v1', 'admission.k8s.io/v1beta1', 'x'), arbRequest, (apiVersion, req) => {
-        const r = decodeReview({ apiVersion, kind: 'AdmissionReview', request: req });
-        if (!r.ok) expect(r.error.message.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.constantFrom('admission.k8s.io/v1', 'admission.k8s.io/v1beta1', 'x'),
+        arbRequest,
+        (apiVersion, req) => {
+          const r = decodeReview({ apiVersion, kind: 'AdmissionReview', request: req });
+          if (!r.ok) expect(r.error.message.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 500 },
     );
   });

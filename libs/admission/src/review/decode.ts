@@ -66,7 +66,9 @@ function optionalString(o: Obj, key: string, path: string): string | undefined {
 
 function stringList(v: unknown, path: string): string[] {
   if (!Array.isArray(v)) return fail(path, `must be a list of strings, got ${describe(v)}`);
-  return v.map((item, i) => (typeof item === 'string' ? item : fail(`${path}[${i}]`, `must be a string, got ${describe(item)}`)));
+  return v.map((item, i) =>
+    typeof item === 'string' ? item : fail(`${path}[${i}]`, `must be a string, got ${describe(item)}`),
+  );
 }
 
 function decodeGvk(v: unknown, path: string): GroupVersionKind {
@@ -103,7 +105,12 @@ function decodeUserInfo(v: unknown, path: string): UserInfo {
     const out: Record<string, string[]> = {};
     for (const [k, list] of Object.entries(extra as Obj)) {
       // Go reads a null ExtraValue as an empty list. defineProperty: a key named `__proto__` is data too.
-      Object.defineProperty(out, k, { value: present(list) ? stringList(list, `${path}.extra[${k}]`) : [], enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: present(list) ? stringList(list, `${path}.extra[${k}]`) : [],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     info.extra = out;
   }
@@ -122,7 +129,10 @@ function decodeRequest(v: unknown): AdmissionRequest {
   if (!present(r['resource'])) fail(`${path}.resource`, 'is required (the group, version and resource being admitted)');
   const operation = r['operation'];
   if (typeof operation !== 'string' || !(OPERATIONS as readonly string[]).includes(operation)) {
-    fail(`${path}.operation`, `must be one of CREATE, UPDATE, DELETE, CONNECT, got ${typeof operation === 'string' ? JSON.stringify(operation) : describe(operation)}`);
+    fail(
+      `${path}.operation`,
+      `must be one of CREATE, UPDATE, DELETE, CONNECT, got ${typeof operation === 'string' ? JSON.stringify(operation) : describe(operation)}`,
+    );
   }
 
   const request: AdmissionRequest = {
@@ -135,7 +145,8 @@ function decodeRequest(v: unknown): AdmissionRequest {
   const subResource = optionalString(r, 'subResource', path);
   if (subResource !== undefined) request.subResource = subResource;
   if (present(r['requestKind'])) request.requestKind = decodeGvk(r['requestKind'], `${path}.requestKind`);
-  if (present(r['requestResource'])) request.requestResource = decodeGvr(r['requestResource'], `${path}.requestResource`);
+  if (present(r['requestResource']))
+    request.requestResource = decodeGvr(r['requestResource'], `${path}.requestResource`);
   const requestSubResource = optionalString(r, 'requestSubResource', path);
   if (requestSubResource !== undefined) request.requestSubResource = requestSubResource;
   const name = optionalString(r, 'name', path);
@@ -148,7 +159,8 @@ function decodeRequest(v: unknown): AdmissionRequest {
   if ('options' in r && r['options'] !== undefined) request.options = r['options'] as JsonValue;
   for (const key of ['object', 'oldObject', 'options'] as const) {
     const raw = r[key];
-    if (present(raw) && (typeof raw !== 'object' || Array.isArray(raw))) fail(`${path}.${key}`, `must be a JSON object or null, got ${describe(raw)}`);
+    if (present(raw) && (typeof raw !== 'object' || Array.isArray(raw)))
+      fail(`${path}.${key}`, `must be a JSON object or null, got ${describe(raw)}`);
   }
   const dryRun = r['dryRun'];
   if (present(dryRun)) {

@@ -31,7 +31,11 @@ describe('encodeReview', () => {
       want: {
         apiVersion: 'admission.k8s.io/v1',
         kind: 'AdmissionReview',
-        response: { uid: 'u', allowed: false, status: { status: 'Failure', code: 403, reason: 'Forbidden', message: 'no' } },
+        response: {
+          uid: 'u',
+          allowed: false,
+          status: { status: 'Failure', code: 403, reason: 'Forbidden', message: 'no' },
+        },
       },
     },
     {
@@ -59,7 +63,9 @@ describe('encodeReview', () => {
     ];
     const r = encodeReview('v1', 'u', { allowed: true, patch });
     expect(r.response!.patchType).toBe('JSONPatch');
-    expect(r.response!.patch).toBe('W3sib3AiOiJhZGQiLCJwYXRoIjoiL21ldGFkYXRhL2xhYmVscy9hIiwidmFsdWUiOiJiIn0seyJvcCI6InJlbW92ZSIsInBhdGgiOiIvc3BlYy94In1d');
+    expect(r.response!.patch).toBe(
+      'W3sib3AiOiJhZGQiLCJwYXRoIjoiL21ldGFkYXRhL2xhYmVscy9hIiwidmFsdWUiOiJiIn0seyJvcCI6InJlbW92ZSIsInBhdGgiOiIvc3BlYy94In1d',
+    );
     const text = decodeBase64Text(r.response!.patch!);
     expect(text.ok && JSON.parse(text.text)).toEqual(patch);
   });

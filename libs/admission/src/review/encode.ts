@@ -5,7 +5,13 @@
  */
 import type { PatchOperation } from '../patch/types.js';
 import { encodeBase64Text } from './base64.js';
-import { REVIEW_API_VERSION, type AdmissionResponse, type AdmissionReview, type ReviewVersion, type Status } from './types.js';
+import {
+  REVIEW_API_VERSION,
+  type AdmissionResponse,
+  type AdmissionReview,
+  type ReviewVersion,
+  type Status,
+} from './types.js';
 
 export interface ReviewOutcome {
   readonly allowed: boolean;

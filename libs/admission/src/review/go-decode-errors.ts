@@ -18,7 +18,8 @@ export function jsonTypeName(v: unknown): string {
 }
 
 /** The struct the codec's Interpret step unmarshals apiVersion and kind into. */
-const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+const FIND_KIND_TYPE =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** A JSON value that is not an object cannot even yield its apiVersion and kind. */
 export function notAnObjectError(value: unknown): string {

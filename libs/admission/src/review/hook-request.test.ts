@@ -70,11 +70,31 @@ describe('buildHookReview', () => {
   });
 
   it.each<{ name: string; req: Partial<AdmissionRequest>; check: (r: AdmissionRequest) => void }>([
-    { name: 'dryRun true stays true', req: { dryRun: true }, check: (r: AdmissionRequest) => expect(r.dryRun).toBe(true) },
-    { name: 'dryRun absent becomes false', req: { dryRun: undefined }, check: (r: AdmissionRequest) => expect(r.dryRun).toBe(false) },
-    { name: 'CONNECT sends options null', req: { operation: 'CONNECT', options: { kind: 'X' } }, check: (r: AdmissionRequest) => expect(r.options).toBeNull() },
-    { name: 'absent options become null', req: { options: undefined }, check: (r: AdmissionRequest) => expect(r.options).toBeNull() },
-    { name: 'DELETE: object null, oldObject kept', req: { operation: 'DELETE', object: undefined, oldObject: { a: 1 } }, check: (r: AdmissionRequest) => expect([r.object, r.oldObject]).toEqual([null, { a: 1 }]) },
+    {
+      name: 'dryRun true stays true',
+      req: { dryRun: true },
+      check: (r: AdmissionRequest) => expect(r.dryRun).toBe(true),
+    },
+    {
+      name: 'dryRun absent becomes false',
+      req: { dryRun: undefined },
+      check: (r: AdmissionRequest) => expect(r.dryRun).toBe(false),
+    },
+    {
+      name: 'CONNECT sends options null',
+      req: { operation: 'CONNECT', options: { kind: 'X' } },
+      check: (r: AdmissionRequest) => expect(r.options).toBeNull(),
+    },
+    {
+      name: 'absent options become null',
+      req: { options: undefined },
+      check: (r: AdmissionRequest) => expect(r.options).toBeNull(),
+    },
+    {
+      name: 'DELETE: object null, oldObject kept',
+      req: { operation: 'DELETE', object: undefined, oldObject: { a: 1 } },
+      check: (r: AdmissionRequest) => expect([r.object, r.oldObject]).toEqual([null, { a: 1 }]),
+    },
     {
       name: 'original requestKind/Resource/SubResource are kept when the invocation differs',
       req: {
@@ -91,14 +111,26 @@ describe('buildHookReview', () => {
         expect([r.subResource, r.requestSubResource]).toEqual(['scale', 'scale']);
       },
     },
-    { name: 'missing requestSubResource falls back to subResource', req: { subResource: 'status' }, check: (r: AdmissionRequest) => expect(r.requestSubResource).toBe('status') },
-    { name: 'empty name and namespace are omitted', req: { name: '', namespace: '' }, check: (r: AdmissionRequest) => expect(['name' in r, 'namespace' in r]).toEqual([false, false]) },
+    {
+      name: 'missing requestSubResource falls back to subResource',
+      req: { subResource: 'status' },
+      check: (r: AdmissionRequest) => expect(r.requestSubResource).toBe('status'),
+    },
+    {
+      name: 'empty name and namespace are omitted',
+      req: { name: '', namespace: '' },
+      check: (r: AdmissionRequest) => expect(['name' in r, 'namespace' in r]).toEqual([false, false]),
+    },
     {
       name: 'empty userInfo parts are omitted',
       req: { userInfo: { username: 'u', uid: '', groups: [], extra: {} } },
       check: (r: AdmissionRequest) => expect(r.userInfo).toEqual({ username: 'u' }),
     },
-    { name: 'userInfo extra kept', req: { userInfo: { extra: { scopes: ['a'] } } }, check: (r: AdmissionRequest) => expect(r.userInfo).toEqual({ extra: { scopes: ['a'] } }) },
+    {
+      name: 'userInfo extra kept',
+      req: { userInfo: { extra: { scopes: ['a'] } } },
+      check: (r: AdmissionRequest) => expect(r.userInfo).toEqual({ extra: { scopes: ['a'] } }),
+    },
   ])('$name', ({ req, check }) => check(buildHookReview(call(req)).request!));
 
   it('does not share userInfo arrays with the call', () => {

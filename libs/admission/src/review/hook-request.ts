@@ -5,7 +5,13 @@
  * CONNECT), empty userInfo parts omitted. Keys in the Go struct order, so bodies diff cleanly.
  */
 import type { HookCall } from '../chain/invoker.js';
-import { REVIEW_API_VERSION, type AdmissionRequest, type AdmissionReview, type JsonValue, type UserInfo } from './types.js';
+import {
+  REVIEW_API_VERSION,
+  type AdmissionRequest,
+  type AdmissionReview,
+  type JsonValue,
+  type UserInfo,
+} from './types.js';
 
 function copyUserInfo(info: UserInfo): UserInfo {
   const out: UserInfo = {};
@@ -44,7 +50,11 @@ export function buildHookRequest(request: AdmissionRequest): AdmissionRequest {
 /** The review to POST for this call, in call.version. */
 export function buildHookReview(call: HookCall): AdmissionReview {
   // kind before apiVersion, as Go's TypeMeta encodes them.
-  return { kind: 'AdmissionReview', apiVersion: REVIEW_API_VERSION[call.version], request: buildHookRequest(call.request) };
+  return {
+    kind: 'AdmissionReview',
+    apiVersion: REVIEW_API_VERSION[call.version],
+    request: buildHookRequest(call.request),
+  };
 }
 
 /** time.Duration.String() for whole seconds: `10s`, `1m0s`, `1h0m0s`, `0s`. */

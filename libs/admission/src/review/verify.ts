@@ -59,11 +59,18 @@ function parseMediaType(value: string): { ok: true; mediaType: string } | { ok: 
   const base = (value.split(';')[0] ?? '').trim().toLowerCase();
   if (base === '') return { ok: false, error: 'mime: no media type' };
   const slash = base.indexOf('/');
-  if (slash < 0) return TOKEN.test(base) ? { ok: false, error: 'mime: expected slash after first token' } : { ok: false, error: 'mime: expected token after slash' };
+  if (slash < 0)
+    return TOKEN.test(base)
+      ? { ok: false, error: 'mime: expected slash after first token' }
+      : { ok: false, error: 'mime: expected token after slash' };
   const major = base.slice(0, slash);
   const minor = base.slice(slash + 1);
   if (!TOKEN.test(major)) return { ok: false, error: 'mime: no media type' };
-  if (!TOKEN.test(minor)) return { ok: false, error: minor === '' ? 'mime: expected token after slash' : 'mime: unexpected content after media subtype' };
+  if (!TOKEN.test(minor))
+    return {
+      ok: false,
+      error: minor === '' ? 'mime: expected token after slash' : 'mime: unexpected content after media subtype',
+    };
   return { ok: true, mediaType: base };
 }
 
@@ -126,7 +133,8 @@ function genericServerResponse(code: number, serverMessage: string): Status {
       break;
     case 504:
       reason = 'Timeout';
-      message = 'the server was unable to return a response in the time allotted, but may still be processing the request';
+      message =
+        'the server was unable to return a response in the time allotted, but may still be processing the request';
       break;
     case 429:
       reason = 'TooManyRequests';
@@ -183,7 +191,9 @@ function verifyHttpStatus(input: HookHttpResponse): HookReply | undefined {
     const statusCode = typeof fromBody.code === 'number' && fromBody.code !== 0 ? fromBody.code : code;
     return failure('http-status', callFailed(fromBody.message ?? ''), statusCode, fromBody);
   }
-  const serverMessage = isTextResponse(contentType) ? capBytes(input.body, MAX_UNSTRUCTURED_TEXT_BYTES).trim() : 'unknown';
+  const serverMessage = isTextResponse(contentType)
+    ? capBytes(input.body, MAX_UNSTRUCTURED_TEXT_BYTES).trim()
+    : 'unknown';
   const generic = genericServerResponse(code, serverMessage);
   return failure('http-status', callFailed(generic.message ?? ''), code);
 }
@@ -266,58 +276,60 @@ type FieldDecoder = (value: unknown, response: WireResponse) => string | undefin
 
 const RESPONSE = 'AdmissionResponse';
 
-const RESPONSE_FIELDS = new Map<string, FieldDecoder>(Object.entries({
-  uid: (value, r) => {
-    if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.uid', 'types.UID');
-    r.uid = value;
-    return undefined;
-  },
-  allowed: (value, r) => {
-    if (typeof value !== 'boolean') return typeError(value, RESPONSE, 'response.allowed', 'bool');
-    r.allowed = value;
-    return undefined;
-  },
-  status: (value, r) => {
-    if (!isObject(value)) return typeError(value, RESPONSE, 'response.status', 'v1.Status');
-    const decoded = decodeStatus(value, 'response.status');
-    if (!decoded.ok) return decoded.error;
-    r.status = decoded.status;
-    return undefined;
-  },
-  patch: (value, r) => {
-    if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.patch', '[]uint8');
-    const bytes = decodeBase64Text(value);
-    if (!bytes.ok) return bytes.error;
-    r.patch = bytes.text;
-    return undefined;
-  },
-  patchType: (value, r) => {
-    if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.patchType', 'v1.PatchType');
-    r.patchType = value;
-    return undefined;
-  },
-  auditAnnotations: (value, r) => {
-    // Map keys are not part of the field path in the apiserver's decoder (sigs.k8s.io/json).
-    if (!isObject(value)) return typeError(value, RESPONSE, 'response.auditAnnotations', 'map[string]string');
-    const out: Record<string, string> = {};
-    for (const [key, v] of Object.entries(value)) {
-      if (v !== null && typeof v !== 'string') return typeError(v, RESPONSE, 'response.auditAnnotations', 'string');
-      out[key] = v ?? '';
-    }
-    r.auditAnnotations = out;
-    return undefined;
-  },
-  warnings: (value, r) => {
-    if (!Array.isArray(value)) return typeError(value, RESPONSE, 'response.warnings', '[]string');
-    const out: string[] = [];
-    for (const w of value) {
-      if (w !== null && typeof w !== 'string') return typeError(w, RESPONSE, 'response.warnings', 'string');
-      out.push(w ?? '');
-    }
-    r.warnings = out;
-    return undefined;
-  },
-} satisfies Record<string, FieldDecoder>));
+const RESPONSE_FIELDS = new Map<string, FieldDecoder>(
+  Object.entries({
+    uid: (value, r) => {
+      if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.uid', 'types.UID');
+      r.uid = value;
+      return undefined;
+    },
+    allowed: (value, r) => {
+      if (typeof value !== 'boolean') return typeError(value, RESPONSE, 'response.allowed', 'bool');
+      r.allowed = value;
+      return undefined;
+    },
+    status: (value, r) => {
+      if (!isObject(value)) return typeError(value, RESPONSE, 'response.status', 'v1.Status');
+      const decoded = decodeStatus(value, 'response.status');
+      if (!decoded.ok) return decoded.error;
+      r.status = decoded.status;
+      return undefined;
+    },
+    patch: (value, r) => {
+      if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.patch', '[]uint8');
+      const bytes = decodeBase64Text(value);
+      if (!bytes.ok) return bytes.error;
+      r.patch = bytes.text;
+      return undefined;
+    },
+    patchType: (value, r) => {
+      if (typeof value !== 'string') return typeError(value, RESPONSE, 'response.patchType', 'v1.PatchType');
+      r.patchType = value;
+      return undefined;
+    },
+    auditAnnotations: (value, r) => {
+      // Map keys are not part of the field path in the apiserver's decoder (sigs.k8s.io/json).
+      if (!isObject(value)) return typeError(value, RESPONSE, 'response.auditAnnotations', 'map[string]string');
+      const out: Record<string, string> = {};
+      for (const [key, v] of Object.entries(value)) {
+        if (v !== null && typeof v !== 'string') return typeError(v, RESPONSE, 'response.auditAnnotations', 'string');
+        out[key] = v ?? '';
+      }
+      r.auditAnnotations = out;
+      return undefined;
+    },
+    warnings: (value, r) => {
+      if (!Array.isArray(value)) return typeError(value, RESPONSE, 'response.warnings', '[]string');
+      const out: string[] = [];
+      for (const w of value) {
+        if (w !== null && typeof w !== 'string') return typeError(w, RESPONSE, 'response.warnings', 'string');
+        out.push(w ?? '');
+      }
+      r.warnings = out;
+      return undefined;
+    },
+  } satisfies Record<string, FieldDecoder>),
+);
 
 function decodeResponse(v: Obj): Decoded<{ response: WireResponse }> | DecodeError {
   const response: WireResponse = { uid: '', allowed: false, patch: '' };
@@ -343,12 +355,19 @@ function readBody(body: string): { ok: true; value: unknown } | DecodeError {
   try {
     return { ok: true, value: JSON.parse(body) as unknown };
   } catch (e) {
-    return { ok: false, error: `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      ok: false,
+      error: `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`,
+    };
   }
 }
 
 /** The body as the REST client decodes it into an AdmissionReview; Go-worded errors. */
-function decodeBody(body: string, httpStatus: number, contentType: string): Decoded<{ review: WireReview }> | DecodeError {
+function decodeBody(
+  body: string,
+  httpStatus: number,
+  contentType: string,
+): Decoded<{ review: WireReview }> | DecodeError {
   if (body.length === 0) {
     return { ok: false, error: `0-length response with status code: ${httpStatus} and content type: ${contentType}` };
   }
@@ -361,10 +380,16 @@ function decodeBody(body: string, httpStatus: number, contentType: string): Deco
   const apiVersion = parsed['apiVersion'] ?? '';
   const kind = parsed['kind'] ?? '';
   if (typeof apiVersion !== 'string') {
-    return { ok: false, error: `couldn't get version/kind; json parse error: ${typeError(apiVersion, '', 'apiVersion', 'string')}` };
+    return {
+      ok: false,
+      error: `couldn't get version/kind; json parse error: ${typeError(apiVersion, '', 'apiVersion', 'string')}`,
+    };
   }
   if (typeof kind !== 'string') {
-    return { ok: false, error: `couldn't get version/kind; json parse error: ${typeError(kind, '', 'kind', 'string')}` };
+    return {
+      ok: false,
+      error: `couldn't get version/kind; json parse error: ${typeError(kind, '', 'kind', 'string')}`,
+    };
   }
   const gv = splitApiVersion(apiVersion);
   if (gv === undefined) return { ok: false, error: `unexpected GroupVersion string: ${apiVersion}` };
@@ -434,7 +459,8 @@ export function verifyHookResponse(input: HookHttpResponse, call: HookCall): Hoo
     const statusFailure = verifyHttpStatus(input);
     if (statusFailure !== undefined) return statusFailure;
     // The REST client assumes its own content type when the header is missing.
-    const contentType = input.contentType === undefined || input.contentType === '' ? 'application/json' : input.contentType;
+    const contentType =
+      input.contentType === undefined || input.contentType === '' ? 'application/json' : input.contentType;
     const parsedType = parseMediaType(contentType);
     if (!parsedType.ok) return failure('malformed', callFailed(`Internal error occurred: ${parsedType.error}`), 500);
     const decoded = decodeBody(input.body, input.httpStatus, contentType);
@@ -458,7 +484,11 @@ function safeText(e: unknown): string {
 
 /** §12e: patch bytes that are not a JSON array of operations (a calling error). */
 export function undecodablePatchFailure(jsonError: string): HookFailure {
-  return { kind: 'undecodable-patch', message: `received undecodable patch in webhook response: ${jsonError}`, code: 503 };
+  return {
+    kind: 'undecodable-patch',
+    message: `received undecodable patch in webhook response: ${jsonError}`,
+    code: 503,
+  };
 }
 
 /** §12g: a patchType other than JSONPatch (a calling error). */

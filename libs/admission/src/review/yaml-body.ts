@@ -24,14 +24,16 @@ const MAX_ALIAS_COUNT = 100;
 const MAX_YAML_BODY_BYTES = 1024 * 1024;
 
 // yaml.v2 leaves timestamps as strings when decoding into interface{}; so must we.
-const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp');
+const withoutTimestamps = (tags: Tags): Tags =>
+  tags.filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp');
 
 type YamlValue = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** yaml.YAMLToJSON then json decode: the value, or Go's error prefix with the parser's reason. */
 export function yamlBodyToValue(body: string): YamlValue {
   const fail = (reason: string): YamlValue => ({ ok: false, error: `error converting YAML to JSON: yaml: ${reason}` });
-  if (body.length > MAX_YAML_BODY_BYTES) return fail(`a body of ${body.length} bytes is too large to read as YAML (limit ${MAX_YAML_BODY_BYTES})`);
+  if (body.length > MAX_YAML_BODY_BYTES)
+    return fail(`a body of ${body.length} bytes is too large to read as YAML (limit ${MAX_YAML_BODY_BYTES})`);
   try {
     const lineCounter = new LineCounter();
     const composer = new Composer({ version: '1.1', uniqueKeys: false, customTags: withoutTimestamps });

@@ -3,9 +3,24 @@
  * parseWebhookConfiguration + compileHooks), requests shaped like the apiserver's test attributes,
  * and a ChainEnv on a test clock.
  */
-import type { ConfigApiVersion, LabelSelector, MatchCondition, RuleWithOperations, SideEffectClass, WebhookConfiguration, WebhookSpec } from '../config/types.js';
+import type {
+  ConfigApiVersion,
+  LabelSelector,
+  MatchCondition,
+  RuleWithOperations,
+  SideEffectClass,
+  WebhookConfiguration,
+  WebhookSpec,
+} from '../config/types.js';
 import type { Phase } from '../hook.js';
-import type { AdmissionRequest, GroupVersionKind, GroupVersionResource, JsonObject, JsonValue, Operation } from '../review/types.js';
+import type {
+  AdmissionRequest,
+  GroupVersionKind,
+  GroupVersionResource,
+  JsonObject,
+  JsonValue,
+  Operation,
+} from '../review/types.js';
 import type { ChainEnv, HookInvoker, NamespaceLookup } from '../chain/invoker.js';
 import type { HookSet } from '../match/index.js';
 import { compileHooks } from '../match/index.js';
@@ -136,7 +151,9 @@ export function buildTestRequest(options: TestRequestOptions = {}): AdmissionReq
   const name = crd ? 'my-test-crd' : 'my-pod';
   const labelKey = crd ? 'crd.name' : 'pod.name';
   const labels = options.labels ?? { [labelKey]: name, ...(options.additionalLabels ?? {}) };
-  const typeMeta: JsonObject = crd ? { apiVersion: 'custom.resource/v1', kind: 'TestCRD' } : { apiVersion: 'v1', kind: 'Pod' };
+  const typeMeta: JsonObject = crd
+    ? { apiVersion: 'custom.resource/v1', kind: 'TestCRD' }
+    : { apiVersion: 'v1', kind: 'Pod' };
   const object: JsonObject = { ...typeMeta, metadata: { name, namespace, labels: { ...labels } } };
   const oldObject: JsonObject = { ...typeMeta, metadata: { name, namespace } };
   const operation = options.operation ?? 'UPDATE';
@@ -148,16 +165,21 @@ export function buildTestRequest(options: TestRequestOptions = {}): AdmissionReq
   };
   const request: AdmissionRequest = {
     uid: 'test-request-uid',
-    kind: options.kind ?? (crd ? { group: 'custom.resource', version: 'v1', kind: 'TestCRD' } : { group: '', version: 'v1', kind: 'Pod' }),
+    kind:
+      options.kind ??
+      (crd ? { group: 'custom.resource', version: 'v1', kind: 'TestCRD' } : { group: '', version: 'v1', kind: 'Pod' }),
     resource:
       options.resource ??
-      (crd ? { group: 'custom.resource', version: 'v1', resource: 'testcrds' } : { group: '', version: 'v1', resource: 'pods' }),
+      (crd
+        ? { group: 'custom.resource', version: 'v1', resource: 'testcrds' }
+        : { group: '', version: 'v1', resource: 'pods' }),
     name,
     namespace,
     operation,
     userInfo: { username: 'webhook-test', uid: 'webhook-test' },
     dryRun: options.isDryRun === true,
-    options: operation === 'CONNECT' ? null : ({ kind: optionsKind[operation], apiVersion: 'meta.k8s.io/v1' } as JsonValue),
+    options:
+      operation === 'CONNECT' ? null : ({ kind: optionsKind[operation], apiVersion: 'meta.k8s.io/v1' } as JsonValue),
   };
   if (operation !== 'DELETE') request.object = object;
   if (operation !== 'CREATE') request.oldObject = operation === 'DELETE' ? object : oldObject;
@@ -165,7 +187,9 @@ export function buildTestRequest(options: TestRequestOptions = {}): AdmissionReq
 }
 
 /** A NamespaceLookup over fixed labels (`kubernetes.io/metadata.name` added as the apiserver does). */
-export function staticNamespaces(namespaces: Readonly<Record<string, Readonly<Record<string, string>>>>): NamespaceLookup {
+export function staticNamespaces(
+  namespaces: Readonly<Record<string, Readonly<Record<string, string>>>>,
+): NamespaceLookup {
   return (name) => {
     const labels = Object.hasOwn(namespaces, name) ? namespaces[name] : undefined;
     if (labels === undefined) return { found: false };

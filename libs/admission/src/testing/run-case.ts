@@ -10,7 +10,13 @@ import type { PatchOperation } from '../patch/types.js';
 import { runMutating } from '../chain/mutating.js';
 import { runValidating } from '../chain/validating.js';
 import { applyPatch, decodePatch } from '../patch/json-patch.js';
-import { buildTestConfiguration, buildTestEnv, buildTestHookSet, buildTestRequest, type TestConfigurationOptions } from './builders.js';
+import {
+  buildTestConfiguration,
+  buildTestEnv,
+  buildTestHookSet,
+  buildTestRequest,
+  type TestConfigurationOptions,
+} from './builders.js';
 import { buildScriptedInvoker, type ScriptedInvoker } from './scripted-invoker.js';
 import { createTestClock } from './test-clock.js';
 import type { CaseExpectation, ChainCase } from './cases/types.js';
@@ -29,13 +35,20 @@ export async function runChainCase(
   testCase: ChainCase,
   options: Omit<TestConfigurationOptions, 'apiVersion'> = {},
 ): Promise<CaseRun> {
-  const configuration = buildTestConfiguration(phase, testCase.webhooks, { ...options, apiVersion: testCase.configApiVersion ?? 'v1' });
+  const configuration = buildTestConfiguration(phase, testCase.webhooks, {
+    ...options,
+    apiVersion: testCase.configApiVersion ?? 'v1',
+  });
   const set = buildTestHookSet([configuration]);
   const request = buildTestRequest(testCase.request);
   // Hanging behaviours move the clock to each call's deadline, as a real timeout would.
   const clock = createTestClock();
   const invoker = buildScriptedInvoker({ clock });
-  const env = buildTestEnv({ invoke: invoker.invoke, clock, ...(testCase.timeout !== undefined ? { timeout: testCase.timeout } : {}) });
+  const env = buildTestEnv({
+    invoke: invoker.invoke,
+    clock,
+    ...(testCase.timeout !== undefined ? { timeout: testCase.timeout } : {}),
+  });
   const outcome = await (phase === 'mutating' ? runMutating(set, request, env) : runValidating(set, request, env));
   return { outcome, invoker, env, finalObject: applyOutcomePatch(request.object, outcome.patch) };
 }
@@ -54,7 +67,8 @@ export interface ObservedOutcome {
 export function checkExpectation(expect: CaseExpectation, observed: ObservedOutcome): string[] {
   const problems: string[] = [];
   const differ = (what: string, want: unknown, got: unknown): void => {
-    if (JSON.stringify(want) !== JSON.stringify(got)) problems.push(`${what}: want ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+    if (JSON.stringify(want) !== JSON.stringify(got))
+      problems.push(`${what}: want ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
   };
   differ('allowed', expect.allowed, observed.allowed);
   const status = observed.status;
@@ -62,9 +76,12 @@ export function checkExpectation(expect: CaseExpectation, observed: ObservedOutc
   if (expect.reason !== undefined) differ('status.reason', expect.reason, status?.reason);
   if (expect.message !== undefined) differ('status.message', expect.message, status?.message);
   if (expect.messageContains !== undefined && !(status?.message ?? '').includes(expect.messageContains)) {
-    problems.push(`status.message: want it to contain ${JSON.stringify(expect.messageContains)}, got ${JSON.stringify(status?.message)}`);
+    problems.push(
+      `status.message: want it to contain ${JSON.stringify(expect.messageContains)}, got ${JSON.stringify(status?.message)}`,
+    );
   }
-  if (expect.annotations !== undefined) differ('auditAnnotations', sortKeys(expect.annotations), sortKeys(observed.auditAnnotations ?? {}));
+  if (expect.annotations !== undefined)
+    differ('auditAnnotations', sortKeys(expect.annotations), sortKeys(observed.auditAnnotations ?? {}));
   if (expect.warnings !== undefined) differ('warnings', expect.warnings, observed.warnings ?? []);
   if (expect.labels !== undefined) differ('labels', sortKeys(expect.labels), sortKeys(labelsOf(observed.finalObject)));
   for (const [behaviour, count] of Object.entries(expect.invocations ?? {})) {
@@ -86,7 +103,10 @@ export function observe(run: CaseRun): ObservedOutcome {
 }
 
 /** The object after the combined patch a dispatcher returned. Throws if the patch does not apply (a chain defect). */
-export function applyOutcomePatch(object: JsonValue | undefined, patch: readonly PatchOperation[] | undefined): JsonValue | undefined {
+export function applyOutcomePatch(
+  object: JsonValue | undefined,
+  patch: readonly PatchOperation[] | undefined,
+): JsonValue | undefined {
   if (object === undefined || patch === undefined || patch.length === 0) return object;
   const decoded = decodePatch(JSON.stringify(patch));
   if (!decoded.ok) throw new Error(`the chain returned an undecodable patch: ${decoded.error}`);

@@ -64,7 +64,10 @@ export function buildScriptedInvoker(options: ScriptedInvokerOptions = {}): Scri
     }
     options.clock?.advance(options.callDurationMs ?? 0);
     const { status, contentType, body } = reply.response;
-    return verifyHookResponse({ httpStatus: status, body, url: callUrl(call), ...(contentType ? { contentType } : {}) }, call);
+    return verifyHookResponse(
+      { httpStatus: status, body, url: callUrl(call), ...(contentType ? { contentType } : {}) },
+      call,
+    );
   };
   return {
     invoke,

@@ -55,26 +55,44 @@ describe('behaviourOf', () => {
     { target: 'url', want: 'allow' },
     { target: 'service', want: 'allow' },
   ] as const)('reads the behaviour from a $target target', ({ target, want }) => {
-    const set = buildTestHookSet([buildTestConfiguration('validating', [{ name: 'h.example.com', behaviour: 'allow', target }])]);
+    const set = buildTestHookSet([
+      buildTestConfiguration('validating', [{ name: 'h.example.com', behaviour: 'allow', target }]),
+    ]);
     expect(behaviourOf(set.validating[0]!)).toBe(want);
   });
 
   it('refuses behaviours a service path cannot carry', () => {
-    expect(() => buildTestConfiguration('validating', [{ name: 'h.example.com', behaviour: 'addLabel', target: 'service' }])).toThrow(/service path/);
+    expect(() =>
+      buildTestConfiguration('validating', [{ name: 'h.example.com', behaviour: 'addLabel', target: 'service' }]),
+    ).toThrow(/service path/);
   });
 
   it('moves the clock to the deadline for a hanging behaviour and fails the call as timed out', async () => {
     const clock = createTestClock(0);
     const invoker = buildScriptedInvoker({ clock });
-    const hook = buildTestHookSet([buildTestConfiguration('validating', [{ name: 'h.example.com', behaviour: 'timeout', target: 'url' }])]).validating[0]!;
+    const hook = buildTestHookSet([
+      buildTestConfiguration('validating', [{ name: 'h.example.com', behaviour: 'timeout', target: 'url' }]),
+    ]).validating[0]!;
     const reply = await invoker.invoke(
-      { hook, request: buildTestRequest(), version: 'v1beta1', round: 0, deadline: 4200, timeoutSeconds: 5, patchFromOriginal: [] },
+      {
+        hook,
+        request: buildTestRequest(),
+        version: 'v1beta1',
+        round: 0,
+        deadline: 4200,
+        timeoutSeconds: 5,
+        patchFromOriginal: [],
+      },
       new AbortController().signal,
     );
     expect(clock.now()).toBe(4200);
     expect(reply).toEqual({
       ok: false,
-      failure: { kind: 'timeout', code: 503, message: 'failed to call webhook: Post "https://webhook.test/timeout?timeout=5s": context deadline exceeded' },
+      failure: {
+        kind: 'timeout',
+        code: 503,
+        message: 'failed to call webhook: Post "https://webhook.test/timeout?timeout=5s": context deadline exceeded',
+      },
     });
     expect(invoker.invocations()).toEqual({ timeout: 1 });
   });

@@ -15,7 +15,8 @@ export interface ScriptedHttpResponse {
 }
 
 /** `hang`: never answer (the caller's deadline must fire). */
-export type ScriptedReply = { readonly kind: 'http'; readonly response: ScriptedHttpResponse } | { readonly kind: 'hang' };
+export type ScriptedReply =
+  { readonly kind: 'http'; readonly response: ScriptedHttpResponse } | { readonly kind: 'hang' };
 
 type Respond = (review: AdmissionReview) => ScriptedReply;
 
@@ -76,32 +77,49 @@ const BEHAVIOURS: Readonly<Record<string, Respond>> = {
   addlabel: (r) =>
     labelsOf(r)['a'] === 'true' ? allow(r) : patch(r, '[{"op": "add", "path": "/metadata/labels/a", "value": "true"}]'),
   conditionaladdlabel: (r) =>
-    Object.hasOwn(labelsOf(r), 'a') ? patch(r, '[{"op": "add", "path": "/metadata/labels/b", "value": "true"}]') : allow(r),
+    Object.hasOwn(labelsOf(r), 'a')
+      ? patch(r, '[{"op": "add", "path": "/metadata/labels/b", "value": "true"}]')
+      : allow(r),
 
   // --- Hookgate's additions
   deny: (r) => deny(r),
   denyWithReason: (r) => deny(r, { reason: 'NotAllowedByPolicy' }),
-  denyWithCode: (r) => deny(r, { code: 422, reason: 'Invalid', message: 'spec.replicas must be odd', status: 'Failure' }),
+  denyWithCode: (r) =>
+    deny(r, { code: 422, reason: 'Invalid', message: 'spec.replicas must be odd', status: 'Failure' }),
   denyWithWarnings: (r) =>
-    deny(r, { code: 403, message: 'no' }, { warnings: ['denied: first', 'denied: second'], auditAnnotations: { reason: 'no' } }),
-  allowWithWarnings: (r) => allow(r, { warnings: ['first warning', 'first warning', '', 'bad\u0007warning', 'second warning'] }),
+    deny(
+      r,
+      { code: 403, message: 'no' },
+      { warnings: ['denied: first', 'denied: second'], auditAnnotations: { reason: 'no' } },
+    ),
+  allowWithWarnings: (r) =>
+    allow(r, { warnings: ['first warning', 'first warning', '', 'bad\u0007warning', 'second warning'] }),
   timeout: () => ({ kind: 'hang' }),
   wrongUid: (r) => ({
     kind: 'http',
     response: {
       status: 200,
       contentType: JSON_TYPE,
-      body: JSON.stringify({ apiVersion: r.apiVersion, kind: 'AdmissionReview', response: { uid: 'wrong-uid', allowed: true } }),
+      body: JSON.stringify({
+        apiVersion: r.apiVersion,
+        kind: 'AdmissionReview',
+        response: { uid: 'wrong-uid', allowed: true },
+      }),
     },
   }),
   unappliablePatch: (r) => patch(r, '[{"op": "remove", "path": "/metadata/labels/nonexistent"}]'),
   emptyPatch: (r) => patch(r, '[]'),
   // A kind no scheme has: the apiserver's decode of the patched object fails at once.
   changeKind: (r) => patch(r, '[{"op": "replace", "path": "/kind", "value": "NoSuchKind"}]'),
-  mergePatch: (r) => answer(r, { allowed: true, patchType: 'MergePatch', patch: encodeBase64Text('{"metadata":{"labels":{"m":"1"}}}') }),
+  mergePatch: (r) =>
+    answer(r, { allowed: true, patchType: 'MergePatch', patch: encodeBase64Text('{"metadata":{"labels":{"m":"1"}}}') }),
   // A valid JSON Patch labelled with another type: decodes, then fails the patchType check.
   mislabeledPatch: (r) =>
-    answer(r, { allowed: true, patchType: 'MergePatch', patch: encodeBase64Text('[{"op":"add","path":"/metadata/labels/m","value":"1"}]') }),
+    answer(r, {
+      allowed: true,
+      patchType: 'MergePatch',
+      patch: encodeBase64Text('[{"op":"add","path":"/metadata/labels/m","value":"1"}]'),
+    }),
   'patch-add-label': (r) => patch(r, '[{"op": "add", "path": "/metadata/labels/hookgate", "value": "added"}]'),
 };
 

@@ -22,7 +22,9 @@ export class FieldReader {
   }
 
   unsupported(path: string, value: unknown, supported: readonly string[]): undefined {
-    this.problems.push(`${path}: Unsupported value: ${renderValue(value)}: supported values: ${supported.map((s) => `"${s}"`).join(', ')}`);
+    this.problems.push(
+      `${path}: Unsupported value: ${renderValue(value)}: supported values: ${supported.map((s) => `"${s}"`).join(', ')}`,
+    );
     return undefined;
   }
 

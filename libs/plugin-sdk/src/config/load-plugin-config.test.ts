@@ -25,7 +25,10 @@ function problemsOf(run: () => unknown): string[] {
 
 describe('parsePluginConfig', () => {
   it('returns what the reader read when there is no problem', () => {
-    expect(parsePluginConfig('demo', 'name: a\nlabels: { team: x }\n', 'demo.yaml', readDemo)).toEqual({ name: 'a', labels: { team: 'x' } });
+    expect(parsePluginConfig('demo', 'name: a\nlabels: { team: x }\n', 'demo.yaml', readDemo)).toEqual({
+      name: 'a',
+      labels: { team: 'x' },
+    });
   });
 
   const invalid: { name: string; yaml: string; problems: string[] }[] = [
@@ -39,7 +42,11 @@ describe('parsePluginConfig', () => {
         'labels.cost-center: Invalid value: 4711: must be a string (quote numbers and booleans in YAML)',
       ],
     },
-    { name: 'a YAML error, with its line', yaml: 'name: a\nname: b\n', problems: ['YAML syntax: Map keys must be unique (line 2)'] },
+    {
+      name: 'a YAML error, with its line',
+      yaml: 'name: a\nname: b\n',
+      problems: ['YAML syntax: Map keys must be unique (line 2)'],
+    },
   ];
   for (const c of invalid) {
     it(`refuses ${c.name}`, () => {
@@ -72,7 +79,9 @@ describe('loadPluginConfig', () => {
   it('names the file in field problems', async () => {
     const file = path.join(dir, 'demo.yaml');
     await writeFile(file, 'labels: []\n');
-    await expect(loadPluginConfig('demo', file, readDemo)).rejects.toThrow(`demo: invalid configuration in ${file}:\n  - name: Required value\n  - labels: Invalid value: []: must be a mapping`);
+    await expect(loadPluginConfig('demo', file, readDemo)).rejects.toThrow(
+      `demo: invalid configuration in ${file}:\n  - name: Required value\n  - labels: Invalid value: []: must be a mapping`,
+    );
   });
 
   it('an unreadable file is a PluginConfigError naming it', async () => {

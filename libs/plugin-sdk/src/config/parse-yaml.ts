@@ -10,7 +10,9 @@ export function parseYaml(text: string, plugin: string, source: string): unknown
     throw new PluginConfigError(
       plugin,
       source,
-      doc.errors.map((e) => `YAML syntax: ${e.message.split('\n')[0] ?? e.code} (line ${lines.linePos(e.pos[0]).line})`),
+      doc.errors.map(
+        (e) => `YAML syntax: ${e.message.split('\n')[0] ?? e.code} (line ${lines.linePos(e.pos[0]).line})`,
+      ),
     );
   }
   return doc.toJS() as unknown;

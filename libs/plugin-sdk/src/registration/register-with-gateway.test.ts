@@ -10,10 +10,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RegistryService, type RegisterRequest__Output, type RegistryHandlers } from '@hookgate/proto';
 import { eventually, tempDir } from '../../test/fixtures.js';
 import { backoffDelay } from './backoff.js';
-import { registerWithGateway, RegistrationRefusedError, type GatewayRegistration, type RegisterWithGatewayOptions } from './register-with-gateway.js';
+import {
+  registerWithGateway,
+  RegistrationRefusedError,
+  type GatewayRegistration,
+  type RegisterWithGatewayOptions,
+} from './register-with-gateway.js';
 import { SelfRegistration } from './self-registration.js';
 
-const CONFIGURATION = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: labels}\n';
+const CONFIGURATION =
+  'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: labels}\n';
 
 interface Answer {
   readonly leaseSeconds?: number;
@@ -43,7 +49,11 @@ class RecordingRegistry {
     };
     const server = new grpc.Server();
     server.addService(RegistryService, handlers);
-    await new Promise<void>((resolve, reject) => server.bindAsync(`unix:${this.socket}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      server.bindAsync(`unix:${this.socket}`, grpc.ServerCredentials.createInsecure(), (e) =>
+        e ? reject(e) : resolve(),
+      ),
+    );
     this.#server = server;
     return this;
   }
@@ -85,8 +95,15 @@ describe('registerWithGateway', () => {
 
   it('registers at start with the configurations as bytes (objects as JSON)', async () => {
     const { registry, register } = await setup({ leaseSeconds: 45 });
-    const object = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'm' } };
-    const registration = register({ configurations: [CONFIGURATION, Buffer.from('kind: X\n'), object], leaseSeconds: 60 });
+    const object = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'm' },
+    };
+    const registration = register({
+      configurations: [CONFIGURATION, Buffer.from('kind: X\n'), object],
+      leaseSeconds: 60,
+    });
     expect(await registration.ready).toEqual({ leaseSeconds: 45, hooks: ['labels/labels.example.com'] });
     expect(registration.state).toBe('registered');
     expect(registry.registers).toEqual([
@@ -110,7 +127,9 @@ describe('registerWithGateway', () => {
   it('keeps trying while the gateway is not up, and registers once it is', async () => {
     const { registry, register } = await setup({}, false);
     const failures: string[] = [];
-    const registration = register({ onFailed: (error, refused) => failures.push(`${grpc.status[error.code]} refused=${refused}`) });
+    const registration = register({
+      onFailed: (error, refused) => failures.push(`${grpc.status[error.code]} refused=${refused}`),
+    });
     await eventually(() => failures.length >= 2, 'a few failed attempts');
     expect(failures[0]).toBe('UNAVAILABLE refused=false');
     expect(registration.state).toBe('registering');
@@ -131,7 +150,8 @@ describe('registerWithGateway', () => {
   });
 
   it('a refusal rejects ready with the gateway’s reasons and is retried slowly', async () => {
-    const details = 'registration of plugin "labels" refused, 1 problem:\n  - configurations[0] (document 1): YAML syntax error at line 1: bad';
+    const details =
+      'registration of plugin "labels" refused, 1 problem:\n  - configurations[0] (document 1): YAML syntax error at line 1: bad';
     const { registry, register } = await setup({ refuse: { code: grpc.status.INVALID_ARGUMENT, details } });
     const registration = register();
     const refusal = await registration.ready.then(
@@ -147,7 +167,11 @@ describe('registerWithGateway', () => {
   });
 
   const closings = [
-    { name: 'close() keeps the registration (Fail hooks fail closed while the plugin is away)', deregister: undefined, deregisters: [] },
+    {
+      name: 'close() keeps the registration (Fail hooks fail closed while the plugin is away)',
+      deregister: undefined,
+      deregisters: [],
+    },
     { name: 'close({ deregister: true }) removes it', deregister: true, deregisters: ['labels'] },
   ];
   for (const c of closings) {
@@ -186,7 +210,12 @@ describe('SelfRegistration (servePlugin’s register option)', () => {
     const tmp = await tempDir();
     cleanups.push(tmp.cleanup);
     const socket = path.join(tmp.dir, 'registry.sock');
-    const self = new SelfRegistration('labels', 'unix:///run/labels.sock', { registry: `unix://${socket}`, configurations: [CONFIGURATION], retry: { initialMs: 20, maxMs: 50 } }, logger);
+    const self = new SelfRegistration(
+      'labels',
+      'unix:///run/labels.sock',
+      { registry: `unix://${socket}`, configurations: [CONFIGURATION], retry: { initialMs: 20, maxMs: 50 } },
+      logger,
+    );
     cleanups.push(() => self.stop());
     await self.start();
     expect(self.state.registered).toBe(false);
@@ -195,7 +224,12 @@ describe('SelfRegistration (servePlugin’s register option)', () => {
     const registry = await new RecordingRegistry(socket, { leaseSeconds: 12 }).start();
     cleanups.push(() => registry.stop());
     await eventually(() => self.state.registered, 'the registration');
-    expect(self.state).toEqual({ registered: true, hooks: ['labels/labels.example.com'], leaseSeconds: 12, lastError: undefined });
+    expect(self.state).toEqual({
+      registered: true,
+      hooks: ['labels/labels.example.com'],
+      leaseSeconds: 12,
+      lastError: undefined,
+    });
     expect(registry.registers[0]?.leaseSeconds).toBe(30);
   });
 
@@ -212,7 +246,11 @@ describe('SelfRegistration (servePlugin’s register option)', () => {
       const self = new SelfRegistration(
         'labels',
         'unix:///run/labels.sock',
-        { registry: registry.socket, configurations: [CONFIGURATION], ...(c.deregisterOnShutdown ? { deregisterOnShutdown: true } : {}) },
+        {
+          registry: registry.socket,
+          configurations: [CONFIGURATION],
+          ...(c.deregisterOnShutdown ? { deregisterOnShutdown: true } : {}),
+        },
         logger,
       );
       await self.start();

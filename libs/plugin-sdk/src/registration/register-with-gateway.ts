@@ -113,7 +113,11 @@ class Registration implements GatewayRegistration {
     this.#logger = resolveLogger(options.plugin, options.logger);
     this.#callTimeoutMs = options.callTimeoutMs ?? 5000;
     this.#payload = options.configurations.map(encodeConfiguration);
-    this.#client = newRegistryClient(registryTarget(options.socket), grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    this.#client = newRegistryClient(
+      registryTarget(options.socket),
+      grpc.credentials.createInsecure(),
+      CHANNEL_OPTIONS,
+    );
     this.ready = new Promise((resolve, reject) => (this.#settle = { resolve, reject }));
     // A caller that never awaits `ready` must not get an unhandled rejection; the refusal is logged.
     this.ready.catch(() => undefined);
@@ -133,7 +137,9 @@ class Registration implements GatewayRegistration {
     this.#state = 'closed';
     clearTimeout(this.#timer);
     await this.#inFlight;
-    this.#settle?.reject(new Error(`registration of plugin ${JSON.stringify(this.#options.plugin)} closed before the gateway accepted it`));
+    this.#settle?.reject(
+      new Error(`registration of plugin ${JSON.stringify(this.#options.plugin)} closed before the gateway accepted it`),
+    );
     this.#settle = undefined;
     if (options.deregister === true) {
       await this.#deregister().catch((error: grpc.ServiceError) => {
@@ -147,12 +153,17 @@ class Registration implements GatewayRegistration {
   }
 
   async deregister(): Promise<readonly string[]> {
-    if (this.#state === 'closed') throw new Error(`registration of plugin ${JSON.stringify(this.#options.plugin)} is closed`);
+    if (this.#state === 'closed')
+      throw new Error(`registration of plugin ${JSON.stringify(this.#options.plugin)} is closed`);
     // Stop renewing first, or a renewal could register the hooks again right after.
     this.#state = 'closed';
     clearTimeout(this.#timer);
     await this.#inFlight;
-    this.#settle?.reject(new Error(`registration of plugin ${JSON.stringify(this.#options.plugin)} deregistered before the gateway accepted it`));
+    this.#settle?.reject(
+      new Error(
+        `registration of plugin ${JSON.stringify(this.#options.plugin)} deregistered before the gateway accepted it`,
+      ),
+    );
     this.#settle = undefined;
     try {
       return await this.#deregister();
@@ -176,16 +187,20 @@ class Registration implements GatewayRegistration {
 
   async #register(): Promise<void> {
     const { plugin, target, leaseSeconds } = this.#options;
-    const outcome = await new Promise<{ error: grpc.ServiceError | null; reply: RegisterResponse__Output | undefined }>((resolve) => {
-      this.#client.Register(
-        { plugin, target, configurations: this.#payload, leaseSeconds: leaseSeconds ?? 0 },
-        { deadline: Date.now() + this.#callTimeoutMs },
-        (error, reply) => resolve({ error, reply }),
-      );
-    });
+    const outcome = await new Promise<{ error: grpc.ServiceError | null; reply: RegisterResponse__Output | undefined }>(
+      (resolve) => {
+        this.#client.Register(
+          { plugin, target, configurations: this.#payload, leaseSeconds: leaseSeconds ?? 0 },
+          { deadline: Date.now() + this.#callTimeoutMs },
+          (error, reply) => resolve({ error, reply }),
+        );
+      },
+    );
     if (this.#state === 'closed') return;
     if (outcome.error === null && outcome.reply !== undefined) return this.#accepted(outcome.reply);
-    this.#failed(outcome.error ?? Object.assign(new Error('empty answer'), { code: grpc.status.INTERNAL }) as grpc.ServiceError);
+    this.#failed(
+      outcome.error ?? (Object.assign(new Error('empty answer'), { code: grpc.status.INTERNAL }) as grpc.ServiceError),
+    );
   }
 
   #accepted(reply: RegisterResponse__Output): void {
@@ -196,7 +211,15 @@ class Registration implements GatewayRegistration {
     this.#failures = 0;
     this.#lastProblem = undefined;
     if (recovered) {
-      this.#logger.info({ plugin: this.#options.plugin, socket: this.#options.socket, hooks: result.hooks, leaseSeconds: result.leaseSeconds }, 'registered with the gateway');
+      this.#logger.info(
+        {
+          plugin: this.#options.plugin,
+          socket: this.#options.socket,
+          hooks: result.hooks,
+          leaseSeconds: result.leaseSeconds,
+        },
+        'registered with the gateway',
+      );
     }
     this.#settle?.resolve(result);
     this.#settle = undefined;
@@ -218,7 +241,10 @@ class Registration implements GatewayRegistration {
     if (refused) {
       this.#state = 'refused';
       if (firstReport) {
-        this.#logger.error({ plugin, socket, code: GRPC_STATUS_NAME[error.code] }, `the gateway refused the registration; fix the plugin's webhook configurations or names. ${error.details}`);
+        this.#logger.error(
+          { plugin, socket, code: GRPC_STATUS_NAME[error.code] },
+          `the gateway refused the registration; fix the plugin's webhook configurations or names. ${error.details}`,
+        );
       }
       this.#settle?.reject(new RegistrationRefusedError(error.code, error.details));
       this.#settle = undefined;
@@ -227,7 +253,10 @@ class Registration implements GatewayRegistration {
       return;
     }
     if (firstReport) {
-      this.#logger.warn({ plugin, socket, problem }, 'cannot reach the gateway registry; retrying with backoff (is the gateway running, and may this user open its socket?)');
+      this.#logger.warn(
+        { plugin, socket, problem },
+        'cannot reach the gateway registry; retrying with backoff (is the gateway running, and may this user open its socket?)',
+      );
     }
     this.#schedule(backoffDelay(this.#failures, this.#options.retry ?? {}));
   }
@@ -242,7 +271,10 @@ class Registration implements GatewayRegistration {
     channel.watchConnectivityState(current, Infinity, () => {
       this.#watching = false;
       if (this.#state === 'closed') return;
-      this.#logger.info({ plugin: this.#options.plugin, socket: this.#options.socket }, 'connection to the gateway registry lost; registering again');
+      this.#logger.info(
+        { plugin: this.#options.plugin, socket: this.#options.socket },
+        'connection to the gateway registry lost; registering again',
+      );
       this.#schedule(backoffDelay(1, this.#options.retry ?? {}));
     });
   }

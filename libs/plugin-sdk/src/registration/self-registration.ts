@@ -72,11 +72,20 @@ export class SelfRegistration {
         ...(this.#options.retry === undefined ? {} : { retry: this.#options.retry }),
         logger: this.#logger,
         onRegistered: (result) => {
-          this.#state = { registered: true, hooks: result.hooks, leaseSeconds: result.leaseSeconds, lastError: undefined };
+          this.#state = {
+            registered: true,
+            hooks: result.hooks,
+            leaseSeconds: result.leaseSeconds,
+            lastError: undefined,
+          };
           attempted();
         },
         onFailed: (error) => {
-          this.#state = { ...this.#state, registered: false, lastError: `${grpc.status[error.code] ?? error.code}: ${error.details || error.message}` };
+          this.#state = {
+            ...this.#state,
+            registered: false,
+            lastError: `${grpc.status[error.code] ?? error.code}: ${error.details || error.message}`,
+          };
           attempted();
         },
       });

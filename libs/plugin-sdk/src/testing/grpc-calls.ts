@@ -10,18 +10,28 @@ import type { AdmissionRequest } from '@hookgate/admission';
 
 const DEADLINE_MS = 5_000;
 
-export function admitMessage(hook: string, phase: 'MUTATING' | 'VALIDATING', request: AdmissionRequest, extra: Partial<AdmitRequest> = {}): AdmitRequest {
+export function admitMessage(
+  hook: string,
+  phase: 'MUTATING' | 'VALIDATING',
+  request: AdmissionRequest,
+  extra: Partial<AdmitRequest> = {},
+): AdmitRequest {
   return { hook, phase, uid: request.uid, request: Buffer.from(JSON.stringify(request)), ...extra };
 }
 
 export function admit(client: AdmissionPluginClient, message: AdmitRequest): Promise<AdmitResponse__Output> {
   return new Promise((resolve, reject) => {
-    client.Admit(message, { deadline: Date.now() + DEADLINE_MS }, (error, response) => (error || !response ? reject(error) : resolve(response)));
+    client.Admit(message, { deadline: Date.now() + DEADLINE_MS }, (error, response) =>
+      error || !response ? reject(error) : resolve(response),
+    );
   });
 }
 
 /** Sends every message on one AdmitStream and collects the answers by id (they may come out of order). */
-export function admitStream(client: AdmissionPluginClient, messages: AdmitRequest[]): Promise<Map<number, AdmitResponse__Output>> {
+export function admitStream(
+  client: AdmissionPluginClient,
+  messages: AdmitRequest[],
+): Promise<Map<number, AdmitResponse__Output>> {
   return new Promise((resolve, reject) => {
     const answers = new Map<number, AdmitResponse__Output>();
     const stream = client.AdmitStream({ deadline: Date.now() + DEADLINE_MS });
@@ -33,9 +43,14 @@ export function admitStream(client: AdmissionPluginClient, messages: AdmitReques
   });
 }
 
-export function reconcile(client: AdmissionPluginClient, message: ReconcileRequest): Promise<ReconcileResponse__Output> {
+export function reconcile(
+  client: AdmissionPluginClient,
+  message: ReconcileRequest,
+): Promise<ReconcileResponse__Output> {
   return new Promise((resolve, reject) => {
-    client.Reconcile(message, { deadline: Date.now() + DEADLINE_MS }, (error, response) => (error || !response ? reject(error) : resolve(response)));
+    client.Reconcile(message, { deadline: Date.now() + DEADLINE_MS }, (error, response) =>
+      error || !response ? reject(error) : resolve(response),
+    );
   });
 }
 

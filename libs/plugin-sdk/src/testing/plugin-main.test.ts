@@ -8,7 +8,13 @@ const ENTRY = 'src/testing/fixtures/team-label-main.ts';
 
 describe('runPluginMain', () => {
   const cases: { name: string; config: string; health: string | undefined; exitCode: number; stderr: string }[] = [
-    { name: 'a valid configuration: serves, then exits 0 on SIGTERM', config: 'team: shop\n', health: 'SERVING', exitCode: 0, stderr: '' },
+    {
+      name: 'a valid configuration: serves, then exits 0 on SIGTERM',
+      config: 'team: shop\n',
+      health: 'SERVING',
+      exitCode: 0,
+      stderr: '',
+    },
     {
       name: 'an invalid configuration: exits 1 without serving, naming the field',
       config: 'team: [shop]\n',
@@ -18,27 +24,41 @@ describe('runPluginMain', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, async () => {
-      const run = await runPluginMain({ pluginDir: SDK_DIR, entry: ENTRY, config: c.config });
-      expect(run.health).toBe(c.health);
-      expect(run.exitCode).toBe(c.exitCode);
-      expect(run.stderr).toContain(c.stderr);
-    }, 30_000);
+    it(
+      c.name,
+      async () => {
+        const run = await runPluginMain({ pluginDir: SDK_DIR, entry: ENTRY, config: c.config });
+        expect(run.health).toBe(c.health);
+        expect(run.exitCode).toBe(c.exitCode);
+        expect(run.stderr).toContain(c.stderr);
+      },
+      30_000,
+    );
   }
 });
 
 describe('startPluginProcess', () => {
   it('kill() ends the process by pid', async () => {
-    const plugin = startPluginProcess({ cwd: SDK_DIR, entry: ENTRY, args: ['--config', '/nonexistent/config.yaml', '--listen', 'unix:///nonexistent/x.sock'] });
+    const plugin = startPluginProcess({
+      cwd: SDK_DIR,
+      entry: ENTRY,
+      args: ['--config', '/nonexistent/config.yaml', '--listen', 'unix:///nonexistent/x.sock'],
+    });
     plugin.kill();
     await plugin.exited();
     expect(plugin.child.exitCode !== null || plugin.child.signalCode !== null).toBe(true);
   }, 30_000);
 
   it('serving() throws with stderr when the process exits first', async () => {
-    const plugin = startPluginProcess({ cwd: SDK_DIR, entry: ENTRY, args: ['--config', '/nonexistent/config.yaml', '--listen', 'unix:///nonexistent/x.sock'] });
+    const plugin = startPluginProcess({
+      cwd: SDK_DIR,
+      entry: ENTRY,
+      args: ['--config', '/nonexistent/config.yaml', '--listen', 'unix:///nonexistent/x.sock'],
+    });
     try {
-      await expect(plugin.serving('unix:///nonexistent/x.sock')).rejects.toThrow(/plugin exited with 1: team-label: invalid configuration in \/nonexistent\/config\.yaml:\n {2}- cannot read the file: ENOENT/);
+      await expect(plugin.serving('unix:///nonexistent/x.sock')).rejects.toThrow(
+        /plugin exited with 1: team-label: invalid configuration in \/nonexistent\/config\.yaml:\n {2}- cannot read the file: ENOENT/,
+      );
     } finally {
       plugin.kill();
     }

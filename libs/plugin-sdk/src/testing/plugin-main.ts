@@ -34,7 +34,12 @@ export async function runPluginMain({ pluginDir, config, env, entry }: PluginMai
     const file = path.join(dir, 'config.yaml');
     await writeFile(file, config);
     const target = `unix://${path.join(dir, 'plugin.sock')}`;
-    const started = startPluginProcess({ cwd: pluginDir, args: ['--config', file, '--listen', target], ...(env ? { env } : {}), ...(entry ? { entry } : {}) });
+    const started = startPluginProcess({
+      cwd: pluginDir,
+      args: ['--config', file, '--listen', target],
+      ...(env ? { env } : {}),
+      ...(entry ? { entry } : {}),
+    });
     plugin = started;
     // Exiting before serving is an outcome to report (a startup error), not a failure of the run.
     const health = await started.serving(target).catch((error: unknown) => {
@@ -42,7 +47,11 @@ export async function runPluginMain({ pluginDir, config, env, entry }: PluginMai
       throw error;
     });
     if (health !== undefined && started.child.pid !== undefined) process.kill(started.child.pid, 'SIGTERM');
-    const exitCode = await withTimeout(started.exited(), EXIT_TIMEOUT_MS, () => `plugin did not exit within ${EXIT_TIMEOUT_MS} ms: ${started.stderr()}`);
+    const exitCode = await withTimeout(
+      started.exited(),
+      EXIT_TIMEOUT_MS,
+      () => `plugin did not exit within ${EXIT_TIMEOUT_MS} ms: ${started.stderr()}`,
+    );
     return { health, exitCode, stderr: started.stderr() };
   } finally {
     plugin?.kill();

@@ -30,7 +30,12 @@ export interface PluginProcess {
   kill(): void;
 }
 
-export function startPluginProcess({ cwd, args, env = {}, entry = 'src/main.ts' }: PluginProcessOptions): PluginProcess {
+export function startPluginProcess({
+  cwd,
+  args,
+  env = {},
+  entry = 'src/main.ts',
+}: PluginProcessOptions): PluginProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd,
     env: { ...process.env, ...env },
@@ -51,7 +56,8 @@ export function startPluginProcess({ cwd, args, env = {}, entry = 'src/main.ts' 
         if (!running()) throw new Error(`plugin exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
         const status = await checkHealth(target).catch(() => undefined);
         if (status !== undefined) return status;
-        if (Date.now() > end) throw new Error(`plugin did not serve on ${target} within ${START_TIMEOUT_MS} ms: ${stderr}`);
+        if (Date.now() > end)
+          throw new Error(`plugin did not serve on ${target} within ${START_TIMEOUT_MS} ms: ${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -30,7 +30,9 @@ describe('serveOnUnixSocket and the gRPC calls', () => {
     const response = await admit(served.client, admitMessage(MUTATING_HOOK, 'MUTATING', request('u1', 'nginx:1.27')));
     expect(response).toMatchObject({ uid: 'u1', allowed: true });
     expect(parseJson(response.patch)).toEqual([{ op: 'add', path: '/metadata/labels', value: { team: 'shop' } }]);
-    expect(response.sideEffects.map((s) => [s.kind, s.key, parseJson(s.payload)])).toEqual([['labelled', 'shop/web-0', { team: 'shop' }]]);
+    expect(response.sideEffects.map((s) => [s.kind, s.key, parseJson(s.payload)])).toEqual([
+      ['labelled', 'shop/web-0', { team: 'shop' }],
+    ]);
   });
 
   it('admitStream: every answer, by id', async () => {
@@ -51,7 +53,16 @@ describe('serveOnUnixSocket and the gRPC calls', () => {
       sideEffect: { kind: 'labelled', key: 'shop/web-0', payload: Buffer.from('{"team":"shop"}') },
       outcome: 'PERSISTED',
       object: Buffer.alloc(0),
-      admission: { uid: 'u1', operation: 'CREATE', group: '', version: 'v1', resource: 'pods', namespace: 'shop', name: 'web-0', allowed: true },
+      admission: {
+        uid: 'u1',
+        operation: 'CREATE',
+        group: '',
+        version: 'v1',
+        resource: 'pods',
+        namespace: 'shop',
+        name: 'web-0',
+        allowed: true,
+      },
       attempt: 1,
     });
     expect(answer).toEqual({ done: true, message: 'shop/web-0: PERSISTED', retryAfterMs: 0 });

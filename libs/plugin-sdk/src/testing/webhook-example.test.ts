@@ -27,9 +27,21 @@ describe('exampleWebhookPlugins', () => {
   });
 
   const cases: { name: string; yaml: string; result: [string, string][] | RegExp }[] = [
-    { name: 'a valid configuration: its hooks and plugins', yaml: webhooks('team-label'), result: [['no-latest.example.com', 'team-label']] },
-    { name: 'another plugin than the one checked', yaml: webhooks('other'), result: /webhooks\.yaml: .*webhooks\[0\]\.clientConfig\.plugin/ },
-    { name: 'an invalid field', yaml: webhooks('team-label', 'Sometimes'), result: /webhooks\[0\]\.failurePolicy: Unsupported value: "Sometimes"/ },
+    {
+      name: 'a valid configuration: its hooks and plugins',
+      yaml: webhooks('team-label'),
+      result: [['no-latest.example.com', 'team-label']],
+    },
+    {
+      name: 'another plugin than the one checked',
+      yaml: webhooks('other'),
+      result: /webhooks\.yaml: .*webhooks\[0\]\.clientConfig\.plugin/,
+    },
+    {
+      name: 'an invalid field',
+      yaml: webhooks('team-label', 'Sometimes'),
+      result: /webhooks\[0\]\.failurePolicy: Unsupported value: "Sometimes"/,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {

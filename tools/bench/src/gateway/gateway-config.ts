@@ -29,19 +29,44 @@ export interface GatewayListen {
 
 type Rule = Record<string, unknown>;
 
-const POD_CREATE: Rule = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' };
-const DEPLOYMENT_CREATE: Rule = { operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: 'Namespaced' };
+const POD_CREATE: Rule = {
+  operations: ['CREATE'],
+  apiGroups: [''],
+  apiVersions: ['v1'],
+  resources: ['pods'],
+  scope: 'Namespaced',
+};
+const DEPLOYMENT_CREATE: Rule = {
+  operations: ['CREATE'],
+  apiGroups: ['apps'],
+  apiVersions: ['v1'],
+  resources: ['deployments'],
+  scope: 'Namespaced',
+};
 const FILLERS_PER_CONFIGURATION = 10;
 
-export async function writeGatewayConfig(dir: string, hooks: GatewayHookSet, plugins: readonly RunningPlugin[], listen: GatewayListen): Promise<void> {
+export async function writeGatewayConfig(
+  dir: string,
+  hooks: GatewayHookSet,
+  plugins: readonly RunningPlugin[],
+  listen: GatewayListen,
+): Promise<void> {
   await mkdir(dir, { recursive: true });
   const files: [string, unknown][] = [
     ['00-gateway.json', gatewayConfiguration(plugins, listen)],
-    ['10-mutating.json', configuration('MutatingWebhookConfiguration', 'bench-mutating', matchingWebhooks(hooks, 'mutating'))],
-    ['20-validating.json', configuration('ValidatingWebhookConfiguration', 'bench-validating', matchingWebhooks(hooks, 'validating'))],
+    [
+      '10-mutating.json',
+      configuration('MutatingWebhookConfiguration', 'bench-mutating', matchingWebhooks(hooks, 'mutating')),
+    ],
+    [
+      '20-validating.json',
+      configuration('ValidatingWebhookConfiguration', 'bench-validating', matchingWebhooks(hooks, 'validating')),
+    ],
     ['30-fillers.json', { apiVersion: 'v1', kind: 'List', items: fillerConfigurations(hooks.fillers) }],
   ];
-  await Promise.all(files.map(([name, document]) => writeFile(path.join(dir, name), `${JSON.stringify(document, null, 1)}\n`)));
+  await Promise.all(
+    files.map(([name, document]) => writeFile(path.join(dir, name), `${JSON.stringify(document, null, 1)}\n`)),
+  );
 }
 
 function gatewayConfiguration(plugins: readonly RunningPlugin[], listen: GatewayListen): Record<string, unknown> {
@@ -79,7 +104,14 @@ function webhook(phase: HookPhase, name: string, plugin: string, rule: Rule): Re
 
 function matchingWebhooks(hooks: GatewayHookSet, phase: HookPhase): unknown[] {
   const count = phase === 'mutating' ? hooks.mutating : hooks.validating;
-  return Array.from({ length: count }, (_, index) => webhook(phase, hookName(hooks.profile, phase, index), pluginName(phase, index), hooks.matchesReview ? POD_CREATE : DEPLOYMENT_CREATE));
+  return Array.from({ length: count }, (_, index) =>
+    webhook(
+      phase,
+      hookName(hooks.profile, phase, index),
+      pluginName(phase, index),
+      hooks.matchesReview ? POD_CREATE : DEPLOYMENT_CREATE,
+    ),
+  );
 }
 
 /**
@@ -94,8 +126,20 @@ function fillerConfigurations(count: number): unknown[] {
     for (let k = first; k < Math.min(count, first + FILLERS_PER_CONFIGURATION); k++) {
       const rule: Rule =
         k % 10 === 9
-          ? { operations: ['UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' }
-          : { operations: ['CREATE', 'UPDATE'], apiGroups: [`bench${k % 25}.example.com`], apiVersions: ['v1'], resources: [`widgets${k}`], scope: '*' };
+          ? {
+              operations: ['UPDATE', 'DELETE'],
+              apiGroups: [''],
+              apiVersions: ['v1'],
+              resources: ['pods'],
+              scope: 'Namespaced',
+            }
+          : {
+              operations: ['CREATE', 'UPDATE'],
+              apiGroups: [`bench${k % 25}.example.com`],
+              apiVersions: ['v1'],
+              resources: [`widgets${k}`],
+              scope: '*',
+            };
       webhooks.push(webhook(phase, `filler-${k}.bench.hookgate.dev`, pluginName(phase, 0), rule));
     }
     const kind = phase === 'mutating' ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';

@@ -36,12 +36,37 @@ export async function startGateway(children: ChildSet, options: GatewayStartOpti
   const dir = await mkdtemp(path.join(options.workDir, 'gateway-'));
   const [port, metricsPort] = [await freePort(), await freePort()];
   const configDir = path.join(dir, 'config');
-  await writeGatewayConfig(configDir, options.hooks, options.plugins, { port, metricsPort, workers: options.workers, stateDir: path.join(dir, 'state') });
+  await writeGatewayConfig(configDir, options.hooks, options.plugins, {
+    port,
+    metricsPort,
+    workers: options.workers,
+    stateDir: path.join(dir, 'state'),
+  });
   const execArgv = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir];
-  const args = ['serve', '--config', configDir, '--insecure-http', '--host', '127.0.0.1', '--port', String(port), '--metrics-port', String(metricsPort), '--workers', String(options.workers), '--log-level', 'warn'];
+  const args = [
+    'serve',
+    '--config',
+    configDir,
+    '--insecure-http',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--metrics-port',
+    String(metricsPort),
+    '--workers',
+    String(options.workers),
+    '--log-level',
+    'warn',
+  ];
   // The CLI registers tsx itself; --cpu-prof is inherited by the cluster workers through execArgv.
   // The supervisor stops the gateway if this process dies without cleaning up.
-  const supervisor = children.start('gateway', process.execPath, nodeArgs(benchScript('processes/gateway-supervisor.ts'), [...execArgv, '--', HOOKGATE_BIN, ...args]), { cwd: REPO_ROOT });
+  const supervisor = children.start(
+    'gateway',
+    process.execPath,
+    nodeArgs(benchScript('processes/gateway-supervisor.ts'), [...execArgv, '--', HOOKGATE_BIN, ...args]),
+    { cwd: REPO_ROOT },
+  );
   const started = await supervisor.readyLine(isReadyLine, READY_TIMEOUT_MS);
   const primaryPid = started.pid ?? 0;
   children.adoptGrandchildren([primaryPid]);
@@ -64,7 +89,10 @@ export async function startGateway(children: ChildSet, options: GatewayStartOpti
 async function waitReady(child: TrackedChild, primaryPid: number, readyz: string, workers: number): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.child.exitCode !== null || child.child.signalCode !== null) throw new Error(`the gateway exited (${child.child.exitCode ?? child.child.signalCode}) before it was ready:\n${child.output()}`);
+    if (child.child.exitCode !== null || child.child.signalCode !== null)
+      throw new Error(
+        `the gateway exited (${child.child.exitCode ?? child.child.signalCode}) before it was ready:\n${child.output()}`,
+      );
     const ready = await fetch(readyz, { signal: AbortSignal.timeout(1000) }).then(
       (res) => res.status === 200,
       () => false,

@@ -35,8 +35,16 @@ export function pluginName(phase: HookPhase, index: number): string {
 
 export function benchHook(profile: HookProfile, phase: HookPhase, index: number): BenchHook {
   const name = hookName(profile, phase, index);
-  if (phase === 'mutating') return profile === 'noop' ? { name, phase, profile } : { name, phase, profile, mutate: MUTATIONS[index % MUTATIONS.length]! };
-  return { name, phase, profile, validate: profile === 'noop' ? () => undefined : VALIDATIONS[index % VALIDATIONS.length]! };
+  if (phase === 'mutating')
+    return profile === 'noop'
+      ? { name, phase, profile }
+      : { name, phase, profile, mutate: MUTATIONS[index % MUTATIONS.length]! };
+  return {
+    name,
+    phase,
+    profile,
+    validate: profile === 'noop' ? () => undefined : VALIDATIONS[index % VALIDATIONS.length]!,
+  };
 }
 
 const MUTATIONS: readonly Mutation[] = [addOwnershipLabels, defaultContainerSettings, defaultSecurityContext];
@@ -54,7 +62,10 @@ function mapAt(parent: JsonObject, key: string): Record<string, string> {
 
 function containersOf(object: JsonObject): JsonObject[] {
   const spec = (object['spec'] ?? {}) as JsonObject;
-  return [...((spec['initContainers'] as JsonObject[] | undefined) ?? []), ...((spec['containers'] as JsonObject[] | undefined) ?? [])];
+  return [
+    ...((spec['initContainers'] as JsonObject[] | undefined) ?? []),
+    ...((spec['containers'] as JsonObject[] | undefined) ?? []),
+  ];
 }
 
 function addOwnershipLabels(object: JsonObject): void {
@@ -94,7 +105,9 @@ function requireLabels(object: JsonObject): string | undefined {
   const labels = (metadataOf(object)['labels'] ?? {}) as Record<string, unknown>;
   const missing = REQUIRED_LABELS.filter((key) => typeof labels[key] !== 'string' || labels[key] === '');
   if (missing.length > 0) return `missing required labels: ${missing.join(', ')}`;
-  const invalid = Object.entries(labels).filter(([, value]) => typeof value !== 'string' || value.length > 63 || !LABEL_VALUE.test(value));
+  const invalid = Object.entries(labels).filter(
+    ([, value]) => typeof value !== 'string' || value.length > 63 || !LABEL_VALUE.test(value),
+  );
   return invalid.length > 0 ? `invalid label values for: ${invalid.map(([key]) => key).join(', ')}` : undefined;
 }
 
@@ -103,10 +116,12 @@ const ALLOWED_REGISTRIES = ['registry.example.com/', 'mirror.example.com/'];
 function requirePinnedImages(object: JsonObject): string | undefined {
   for (const container of containersOf(object)) {
     const image = String(container['image'] ?? '');
-    if (!ALLOWED_REGISTRIES.some((registry) => image.startsWith(registry))) return `container ${String(container['name'])}: image from a registry that is not allowed`;
+    if (!ALLOWED_REGISTRIES.some((registry) => image.startsWith(registry)))
+      return `container ${String(container['name'])}: image from a registry that is not allowed`;
     const digest = image.includes('@sha256:');
     const tag = image.slice(image.lastIndexOf('/') + 1).split(':')[1];
-    if (!digest && (tag === undefined || tag === 'latest')) return `container ${String(container['name'])}: pin the image to a version or digest`;
+    if (!digest && (tag === undefined || tag === 'latest'))
+      return `container ${String(container['name'])}: pin the image to a version or digest`;
   }
   return undefined;
 }
@@ -114,11 +129,14 @@ function requirePinnedImages(object: JsonObject): string | undefined {
 function requireLimitsAndNoPrivilege(object: JsonObject): string | undefined {
   const spec = (object['spec'] ?? {}) as JsonObject;
   if (spec['hostNetwork'] === true || spec['hostPID'] === true) return 'host namespaces are not allowed';
-  for (const volume of (spec['volumes'] as JsonObject[] | undefined) ?? []) if (volume['hostPath'] !== undefined) return `volume ${String(volume['name'])}: hostPath is not allowed`;
+  for (const volume of (spec['volumes'] as JsonObject[] | undefined) ?? [])
+    if (volume['hostPath'] !== undefined) return `volume ${String(volume['name'])}: hostPath is not allowed`;
   for (const container of containersOf(object)) {
     const limits = ((container['resources'] as JsonObject | undefined)?.['limits'] ?? {}) as JsonObject;
-    if (limits['cpu'] === undefined || limits['memory'] === undefined) return `container ${String(container['name'])}: set cpu and memory limits`;
-    if ((container['securityContext'] as JsonObject | undefined)?.['privileged'] === true) return `container ${String(container['name'])}: privileged containers are not allowed`;
+    if (limits['cpu'] === undefined || limits['memory'] === undefined)
+      return `container ${String(container['name'])}: set cpu and memory limits`;
+    if ((container['securityContext'] as JsonObject | undefined)?.['privileged'] === true)
+      return `container ${String(container['name'])}: privileged containers are not allowed`;
   }
   return undefined;
 }

@@ -64,7 +64,12 @@ export class Dispatchers {
   #pool(origin: string): Pool {
     let pool = this.#pools.get(origin);
     if (pool === undefined) {
-      pool = new Pool(origin, { connections: this.#connections, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
+      pool = new Pool(origin, {
+        connections: this.#connections,
+        pipelining: 1,
+        keepAliveTimeout: 60_000,
+        keepAliveMaxTimeout: 600_000,
+      });
       this.#pools.set(origin, pool);
     }
     return pool;
@@ -77,12 +82,19 @@ export class Dispatchers {
     const path = parsed.pathname + TIMEOUT_QUERY;
     return async (bodies, encoded) => {
       const uid = bodies.nextUid();
-      const { statusCode, body } = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: encoded.withUid(uid) });
+      const { statusCode, body } = await pool.request({
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: encoded.withUid(uid),
+      });
       const text = await body.text();
       if (statusCode !== 200) throw new Error(`${url}: HTTP ${statusCode}: ${text.slice(0, 300)}`);
       const response = (JSON.parse(text) as { response?: AdmissionResponse }).response;
-      if (response?.uid !== uid) throw new Error(`${url}: the answer's uid ${JSON.stringify(response?.uid)} is not the request's ${uid}`);
-      if (response.allowed !== true) throw new Error(`${url}: denied: ${response.status?.message ?? 'without explanation'}`);
+      if (response?.uid !== uid)
+        throw new Error(`${url}: the answer's uid ${JSON.stringify(response?.uid)} is not the request's ${uid}`);
+      if (response.allowed !== true)
+        throw new Error(`${url}: denied: ${response.status?.message ?? 'without explanation'}`);
       return response;
     };
   }

@@ -36,15 +36,28 @@ class Recorder {
   }
 
   samples(elapsedMs: number): Samples {
-    return { latenciesMs: this.latencies.subarray(0, Math.min(this.completed, this.latencies.length)), completed: this.completed, errors: this.errors, firstError: this.firstError, elapsedMs };
+    return {
+      latenciesMs: this.latencies.subarray(0, Math.min(this.completed, this.latencies.length)),
+      completed: this.completed,
+      errors: this.errors,
+      firstError: this.firstError,
+      elapsedMs,
+    };
   }
 }
 
 export function runLoad(load: LoadSpec, admit: AdmitOne): Promise<Samples> {
-  return load.kind === 'closed' ? closedLoop(load.concurrency, load.durationMs, load.maxReviews, admit) : pacedLoop(load.rate, load.durationMs, load.maxReviews, admit);
+  return load.kind === 'closed'
+    ? closedLoop(load.concurrency, load.durationMs, load.maxReviews, admit)
+    : pacedLoop(load.rate, load.durationMs, load.maxReviews, admit);
 }
 
-async function closedLoop(concurrency: number, durationMs: number, maxReviews: number, admit: AdmitOne): Promise<Samples> {
+async function closedLoop(
+  concurrency: number,
+  durationMs: number,
+  maxReviews: number,
+  admit: AdmitOne,
+): Promise<Samples> {
   const recorder = new Recorder(maxReviews);
   const started = performance.now();
   const until = started + durationMs;

@@ -29,7 +29,8 @@ export function processCpuMs(pid: number): number {
 
 export function groupCpuMs(groups: Readonly<Record<string, readonly number[]>>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [group, pids] of Object.entries(groups)) out[group] = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  for (const [group, pids] of Object.entries(groups))
+    out[group] = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
   return out;
 }
 

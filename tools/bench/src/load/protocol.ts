@@ -42,7 +42,9 @@ export interface LoadResult {
   readonly cpuMs: Readonly<Record<string, number>>;
 }
 
-export type LoadgenReply = { readonly type: 'result'; readonly id: number; readonly result: LoadResult } | { readonly type: 'failed'; readonly id: number; readonly error: string };
+export type LoadgenReply =
+  | { readonly type: 'result'; readonly id: number; readonly result: LoadResult }
+  | { readonly type: 'failed'; readonly id: number; readonly error: string };
 
 export function targetKey(target: TargetSpec): string {
   return JSON.stringify(target);

@@ -41,7 +41,10 @@ export class ReviewBodies {
   }
 
   encode(object: JsonObject): EncodedReview {
-    const [prefix, suffix] = JSON.stringify({ ...this.#review, request: { ...this.#review.request, uid: UID_MARK, object } }).split(`"${UID_MARK}"`);
+    const [prefix, suffix] = JSON.stringify({
+      ...this.#review,
+      request: { ...this.#review.request, uid: UID_MARK, object },
+    }).split(`"${UID_MARK}"`);
     return { withUid: (uid) => `${prefix}"${uid}"${suffix}` };
   }
 }

@@ -109,7 +109,13 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function readyLine<T>(name: string, child: ChildProcess, accept: (line: unknown) => line is T, timeoutMs: number, output: () => string): Promise<T> {
+function readyLine<T>(
+  name: string,
+  child: ChildProcess,
+  accept: (line: unknown) => line is T,
+  timeoutMs: number,
+  output: () => string,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let buffered = '';
     const onData = (chunk: Buffer) => {

@@ -18,13 +18,19 @@ export class LoadgenClient {
       else waiting?.reject(new Error(`load generator: ${message.error}`));
     });
     child.child.once('exit', (code, signal) => {
-      for (const waiting of this.#pending.values()) waiting.reject(new Error(`the load generator exited (${code ?? signal}):\n${child.output()}`));
+      for (const waiting of this.#pending.values())
+        waiting.reject(new Error(`the load generator exited (${code ?? signal}):\n${child.output()}`));
       this.#pending.clear();
     });
   }
 
   static async start(children: ChildSet): Promise<LoadgenClient> {
-    const child = children.start('load generator', process.execPath, nodeArgs(benchScript('processes/loadgen-main.ts'), []), { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    const child = children.start(
+      'load generator',
+      process.execPath,
+      nodeArgs(benchScript('processes/loadgen-main.ts'), []),
+      { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] },
+    );
     await child.readyLine(isReadyLine, 60_000);
     return new LoadgenClient(child);
   }

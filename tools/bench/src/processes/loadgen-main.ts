@@ -6,7 +6,13 @@
 import { Dispatchers } from '../load/dispatch.js';
 import { percentile, runLoad } from '../load/load-loops.js';
 import { groupCpuMs } from '../load/proc-cpu.js';
-import { targetKey, type LoadResult, type LoadgenCommand, type LoadgenReply, type RunCommand } from '../load/protocol.js';
+import {
+  targetKey,
+  type LoadResult,
+  type LoadgenCommand,
+  type LoadgenReply,
+  type RunCommand,
+} from '../load/protocol.js';
 import { ReviewBodies } from '../load/review-bodies.js';
 import { podReview } from '../review/pod-review.js';
 import { announceReady, exitWithParent } from './exit-with-parent.js';

@@ -9,7 +9,9 @@ import { definePlugin, servePlugin, type HookSpec } from '@hookgate/plugin-sdk';
 import { benchHook, pluginName, type BenchHook, type HookPhase, type JsonObject } from '../hooks/bench-hooks.js';
 import { announceReady, exitWithParent } from './exit-with-parent.js';
 
-const { values } = parseArgs({ options: { phase: { type: 'string' }, index: { type: 'string' }, listen: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { phase: { type: 'string' }, index: { type: 'string' }, listen: { type: 'string' } },
+});
 const phase = values.phase as HookPhase;
 const index = Number(values.index);
 if ((phase !== 'mutating' && phase !== 'validating') || !Number.isInteger(index) || values.listen === undefined) {
@@ -43,7 +45,10 @@ function sdkHook(hook: BenchHook): HookSpec {
 }
 
 const hooks = [benchHook('noop', phase, index), benchHook('realistic', phase, index)];
-const plugin = definePlugin({ name: pluginName(phase, index), hooks: Object.fromEntries(hooks.map((h) => [h.name, sdkHook(h)])) });
+const plugin = definePlugin({
+  name: pluginName(phase, index),
+  hooks: Object.fromEntries(hooks.map((h) => [h.name, sdkHook(h)])),
+});
 const server = await servePlugin(plugin, { listen: values.listen, logger: false, shutdownGraceMs: 2000 });
 exitWithParent(() => server.shutdown(2000));
 announceReady({ plugin: plugin.name });

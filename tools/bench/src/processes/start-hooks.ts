@@ -35,12 +35,25 @@ export function hookSlots(mutating: number, validating: number): HookSlot[] {
   ];
 }
 
-export function startPlugins(children: ChildSet, slots: readonly HookSlot[], socketDir: string, execArgv: readonly string[] = []): Promise<RunningPlugin[]> {
+export function startPlugins(
+  children: ChildSet,
+  slots: readonly HookSlot[],
+  socketDir: string,
+  execArgv: readonly string[] = [],
+): Promise<RunningPlugin[]> {
   return Promise.all(
     slots.map(async (slot) => {
       const name = pluginName(slot.phase, slot.index);
       const target = `unix://${path.join(socketDir, `${name}.sock`)}`;
-      const child = children.start(`plugin ${name}`, process.execPath, nodeArgs(benchScript('processes/plugin-main.ts'), ['--phase', slot.phase, '--index', String(slot.index), '--listen', target], execArgv));
+      const child = children.start(
+        `plugin ${name}`,
+        process.execPath,
+        nodeArgs(
+          benchScript('processes/plugin-main.ts'),
+          ['--phase', slot.phase, '--index', String(slot.index), '--listen', target],
+          execArgv,
+        ),
+      );
       await child.readyLine(isReadyLine, READY_TIMEOUT_MS);
       return { ...slot, name, target, pid: child.pid };
     }),
@@ -50,7 +63,11 @@ export function startPlugins(children: ChildSet, slots: readonly HookSlot[], soc
 export function startWebhooks(children: ChildSet, slots: readonly HookSlot[]): Promise<RunningWebhook[]> {
   return Promise.all(
     slots.map(async (slot) => {
-      const child = children.start(`webhook ${pluginName(slot.phase, slot.index)}`, process.execPath, nodeArgs(benchScript('processes/webhook-main.ts'), ['--phase', slot.phase, '--index', String(slot.index)]));
+      const child = children.start(
+        `webhook ${pluginName(slot.phase, slot.index)}`,
+        process.execPath,
+        nodeArgs(benchScript('processes/webhook-main.ts'), ['--phase', slot.phase, '--index', String(slot.index)]),
+      );
       const ready = await child.readyLine(isReadyLine, READY_TIMEOUT_MS);
       return { ...slot, origin: `http://127.0.0.1:${ready.port ?? 0}`, pid: child.pid };
     }),

@@ -24,7 +24,9 @@ interface ReviewIn {
   request?: { uid?: string; object?: JsonObject | null };
 }
 
-const hooks = new Map<string, BenchHook>([benchHook('noop', phase, index), benchHook('realistic', phase, index)].map((h) => [`/${h.name}`, h]));
+const hooks = new Map<string, BenchHook>(
+  [benchHook('noop', phase, index), benchHook('realistic', phase, index)].map((h) => [`/${h.name}`, h]),
+);
 
 function answer(hook: BenchHook, review: ReviewIn): Record<string, unknown> {
   const uid = review.request?.uid ?? '';
@@ -32,7 +34,9 @@ function answer(hook: BenchHook, review: ReviewIn): Record<string, unknown> {
   if (object === undefined) return { uid, allowed: true };
   if (hook.phase === 'validating') {
     const message = hook.validate?.(object);
-    return message === undefined ? { uid, allowed: true } : { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message } };
+    return message === undefined
+      ? { uid, allowed: true }
+      : { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message } };
   }
   if (hook.mutate === undefined) return { uid, allowed: true };
   const changed = structuredClone(object);
@@ -59,7 +63,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed AdmissionReview\n');
       return;
     }
-    const body = JSON.stringify({ apiVersion: review.apiVersion ?? 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(hook, review) });
+    const body = JSON.stringify({
+      apiVersion: review.apiVersion ?? 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: answer(hook, review),
+    });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   });
 }

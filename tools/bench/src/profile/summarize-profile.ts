@@ -61,14 +61,26 @@ export interface ProfileSummary {
 const TOP = Number(process.env.PROFILE_TOP ?? 15);
 
 /** One summary over all the profiles of the given pids (all profiles when `pids` is empty). */
-export async function summarizeCpuProfiles(dir: string, pids: readonly number[] = [], windows: readonly ProfileWindow[] = []): Promise<ProfileSummary[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile') && (pids.length === 0 || pids.some((pid) => f.includes(`.${pid}.`))));
+export async function summarizeCpuProfiles(
+  dir: string,
+  pids: readonly number[] = [],
+  windows: readonly ProfileWindow[] = [],
+): Promise<ProfileSummary[]> {
+  const files = (await readdir(dir)).filter(
+    (f) => f.endsWith('.cpuprofile') && (pids.length === 0 || pids.some((pid) => f.includes(`.${pid}.`))),
+  );
   if (files.length === 0) return [];
-  const profiles = await Promise.all(files.map(async (f) => JSON.parse(await readFile(path.join(dir, f), 'utf8')) as CpuProfile));
+  const profiles = await Promise.all(
+    files.map(async (f) => JSON.parse(await readFile(path.join(dir, f), 'utf8')) as CpuProfile),
+  );
   return [summarize(files, profiles, windows)];
 }
 
-function summarize(files: readonly string[], profiles: readonly CpuProfile[], windows: readonly ProfileWindow[]): ProfileSummary {
+function summarize(
+  files: readonly string[],
+  profiles: readonly CpuProfile[],
+  windows: readonly ProfileWindow[],
+): ProfileSummary {
   const counted = (us: number) => windows.length === 0 || windows.some((w) => us >= w.fromUs && us <= w.toUs);
   const areas = new Map<string, number>();
   const selfFunctions = new Map<string, number>();
@@ -110,7 +122,15 @@ function summarize(files: readonly string[], profiles: readonly CpuProfile[], wi
       .sort((a, b) => b[1] - a[1])
       .slice(0, TOP)
       .map(([name, ms]) => ({ name, ms, share: busy > 0 ? ms / busy : 0 }));
-  return { files, windows, busyMs: busy, idleMs: idle, areas: top(areas), selfFunctions: top(selfFunctions), inclusive: top(inclusive) };
+  return {
+    files,
+    windows,
+    busyMs: busy,
+    idleMs: idle,
+    areas: top(areas),
+    selfFunctions: top(selfFunctions),
+    inclusive: top(inclusive),
+  };
 }
 
 function add(map: Map<string, number>, key: string, ms: number): void {
@@ -170,5 +190,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stderr.write('usage: summarize-profile.ts DIR [PID...]\n');
     process.exit(2);
   }
-  for (const summary of await summarizeCpuProfiles(dir, pids.map(Number))) process.stdout.write(`${formatProfileSummary(dir, summary)}\n`);
+  for (const summary of await summarizeCpuProfiles(dir, pids.map(Number)))
+    process.stdout.write(`${formatProfileSummary(dir, summary)}\n`);
 }

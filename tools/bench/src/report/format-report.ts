@@ -4,7 +4,17 @@ import { formatProfileSummary } from '../profile/summarize-profile.js';
 import type { BenchReport, ScenarioResult } from '../run-bench.js';
 import { checkTargets, fmtInt } from './targets.js';
 
-const COLUMNS = ['path', 'max reviews/s', 'conc', 'p50 c=1', 'p99 c=1', 'p50 ½', 'p99 ½', 'CPU µs/review gw|hooks|driver', 'CPU-bound/s'] as const;
+const COLUMNS = [
+  'path',
+  'max reviews/s',
+  'conc',
+  'p50 c=1',
+  'p99 c=1',
+  'p50 ½',
+  'p99 ½',
+  'CPU µs/review gw|hooks|driver',
+  'CPU-bound/s',
+] as const;
 
 export function formatReport(report: BenchReport): string {
   const { machine, options } = report;
@@ -30,24 +40,52 @@ export function formatReport(report: BenchReport): string {
   lines.push(...table([[...COLUMNS], ...rows]), '');
   const targets = checkTargets(report);
   if (targets.length > 0) {
-    lines.push('targets (issue 3):', ...table([['target', 'goal', 'measured', ''], ...targets.map((t) => [t.target, t.goal, t.measured, t.met ? 'met' : 'NOT MET'])]), '');
+    lines.push(
+      'targets (issue 3):',
+      ...table([
+        ['target', 'goal', 'measured', ''],
+        ...targets.map((t) => [t.target, t.goal, t.measured, t.met ? 'met' : 'NOT MET']),
+      ]),
+      '',
+    );
   }
-  for (const scenario of report.scenarios) for (const profile of scenario.profiles ?? []) lines.push(`${scenario.id}: ${formatProfileSummary('the gateway workers', profile)}`, '');
-  for (const profile of report.pluginProfiles ?? []) lines.push(`all scenarios: ${formatProfileSummary('the plugin processes', profile)}`, '');
+  for (const scenario of report.scenarios)
+    for (const profile of scenario.profiles ?? [])
+      lines.push(`${scenario.id}: ${formatProfileSummary('the gateway workers', profile)}`, '');
+  for (const profile of report.pluginProfiles ?? [])
+    lines.push(`all scenarios: ${formatProfileSummary('the plugin processes', profile)}`, '');
   return lines.join('\n');
 }
 
 function pathRow(p: PathSummary): string[] {
-  const cpu = ['gateway', 'hooks', 'driver'].map((g) => (p.cpuMicrosPerReview[g] === undefined ? '–' : fmtInt(p.cpuMicrosPerReview[g]!))).join(' | ');
-  return [`  ${p.label}`, fmtInt(p.maxPerSecond), String(p.concurrency), ms(p.unloadedP50Ms), ms(p.unloadedP99Ms), ms(p.halfLoadP50Ms), ms(p.halfLoadP99Ms), cpu, fmtInt(p.cpuBoundPerSecond)];
+  const cpu = ['gateway', 'hooks', 'driver']
+    .map((g) => (p.cpuMicrosPerReview[g] === undefined ? '–' : fmtInt(p.cpuMicrosPerReview[g]!)))
+    .join(' | ');
+  return [
+    `  ${p.label}`,
+    fmtInt(p.maxPerSecond),
+    String(p.concurrency),
+    ms(p.unloadedP50Ms),
+    ms(p.unloadedP99Ms),
+    ms(p.halfLoadP50Ms),
+    ms(p.halfLoadP99Ms),
+    cpu,
+    fmtInt(p.cpuBoundPerSecond),
+  ];
 }
 
 /** Main scenarios: gateway ÷ baseline. Scale: large ÷ small. Throughput higher is better, latency lower. */
 function ratioRow(scenario: ScenarioResult): string[] | undefined {
-  const [a, b] = scenario.id === 'scale' ? [scenario.paths[1], scenario.paths[0]] : [scenario.paths.find((p) => p.id === 'gateway'), scenario.paths.find((p) => p.id === 'baseline')];
+  const [a, b] =
+    scenario.id === 'scale'
+      ? [scenario.paths[1], scenario.paths[0]]
+      : [scenario.paths.find((p) => p.id === 'gateway'), scenario.paths.find((p) => p.id === 'baseline')];
   if (a === undefined || b === undefined) return undefined;
   const r = (x: number, y: number) => (Number.isFinite(x / y) ? `${(x / y).toFixed(2)}×` : '–');
-  const label = scenario.id === 'scale' ? `  ratio ${a.id.replace('hooks-', '')} ÷ ${b.id.replace('hooks-', '')} hooks` : '  ratio gateway ÷ baseline';
+  const label =
+    scenario.id === 'scale'
+      ? `  ratio ${a.id.replace('hooks-', '')} ÷ ${b.id.replace('hooks-', '')} hooks`
+      : '  ratio gateway ÷ baseline';
   const cpuTotal = (p: PathSummary) => Object.values(p.cpuMicrosPerReview).reduce((s, v) => s + v, 0);
   return [
     label,
@@ -73,6 +111,12 @@ function ms(value: number): string {
 /** Left-aligned first column, right-aligned numbers; a single-cell row is a heading. */
 function table(rows: readonly string[][]): string[] {
   const widths: number[] = [];
-  for (const row of rows) if (row.length > 1) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => (row.length === 1 ? row[0]! : row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).trimEnd());
+  for (const row of rows)
+    if (row.length > 1) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) =>
+    (row.length === 1
+      ? row[0]!
+      : row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
+    ).trimEnd(),
+  );
 }

@@ -78,7 +78,14 @@ function pod(): Record<string, unknown> {
         'shop.example.com/runbook': 'https://runbooks.example.com/shop/checkout',
       },
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'checkout-7d9f8c6b5d', uid: 'c0a8f3e2-5b1d-4e7a-9c3f-2d6b8e1a4f70', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: 'checkout-7d9f8c6b5d',
+          uid: 'c0a8f3e2-5b1d-4e7a-9c3f-2d6b8e1a4f70',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: {
@@ -115,7 +122,10 @@ function pod(): Record<string, unknown> {
             { name: 'NODE_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } },
             { name: 'PAYMENTS_URL', value: 'https://payments.payments.svc.cluster.local:8443' },
             { name: 'INVENTORY_URL', value: 'http://inventory.shop.svc.cluster.local:8080' },
-            { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', value: 'http://otel-collector.observability.svc.cluster.local:4317' },
+            {
+              name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+              value: 'http://otel-collector.observability.svc.cluster.local:4317',
+            },
             { name: 'OTEL_SERVICE_NAME', value: 'checkout' },
             { name: 'LOG_LEVEL', value: 'info' },
             { name: 'HTTP_READ_TIMEOUT', value: '15s' },
@@ -125,15 +135,35 @@ function pod(): Record<string, unknown> {
             { name: 'CACHE_TTL', value: '5m' },
             { name: 'RATE_LIMIT_PER_CLIENT', value: '200' },
             { name: 'CACHE_URL', value: 'redis://checkout-cache.shop.svc.cluster.local:6379/0' },
-            { name: 'GOMAXPROCS', valueFrom: { resourceFieldRef: { containerName: 'api', resource: 'limits.cpu', divisor: '1' } } },
+            {
+              name: 'GOMAXPROCS',
+              valueFrom: { resourceFieldRef: { containerName: 'api', resource: 'limits.cpu', divisor: '1' } },
+            },
             { name: 'STRIPE_API_KEY', valueFrom: { secretKeyRef: { name: 'checkout-stripe', key: 'api-key' } } },
-            { name: 'FEATURE_FLAGS', valueFrom: { configMapKeyRef: { name: 'checkout-flags', key: 'flags', optional: true } } },
+            {
+              name: 'FEATURE_FLAGS',
+              valueFrom: { configMapKeyRef: { name: 'checkout-flags', key: 'flags', optional: true } },
+            },
           ],
           envFrom: [{ configMapRef: { name: 'checkout-env' } }],
           resources: resources('500m', '512Mi', '2', '1Gi'),
-          readinessProbe: { httpGet: { path: '/readyz', port: 'http', scheme: 'HTTP' }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 3 },
-          livenessProbe: { httpGet: { path: '/livez', port: 'http', scheme: 'HTTP' }, initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 2 },
-          startupProbe: { httpGet: { path: '/livez', port: 'http', scheme: 'HTTP' }, periodSeconds: 2, failureThreshold: 30 },
+          readinessProbe: {
+            httpGet: { path: '/readyz', port: 'http', scheme: 'HTTP' },
+            periodSeconds: 5,
+            timeoutSeconds: 2,
+            failureThreshold: 3,
+          },
+          livenessProbe: {
+            httpGet: { path: '/livez', port: 'http', scheme: 'HTTP' },
+            initialDelaySeconds: 10,
+            periodSeconds: 10,
+            timeoutSeconds: 2,
+          },
+          startupProbe: {
+            httpGet: { path: '/livez', port: 'http', scheme: 'HTTP' },
+            periodSeconds: 2,
+            failureThreshold: 30,
+          },
           volumeMounts: [
             { name: 'config', mountPath: '/etc/checkout', readOnly: true },
             { name: 'tls', mountPath: '/etc/checkout/tls', readOnly: true },
@@ -148,14 +178,20 @@ function pod(): Record<string, unknown> {
           name: 'envoy',
           image: 'registry.example.com/mesh/envoy:1.31.2',
           args: ['--config-path', '/etc/envoy/envoy.yaml', '--log-level', 'warn', '--concurrency', '2'],
-          ports: [{ name: 'proxy', containerPort: 15001, protocol: 'TCP' }, { name: 'admin', containerPort: 15000, protocol: 'TCP' }],
+          ports: [
+            { name: 'proxy', containerPort: 15001, protocol: 'TCP' },
+            { name: 'admin', containerPort: 15000, protocol: 'TCP' },
+          ],
           env: [
             { name: 'ENVOY_UID', value: '1337' },
             { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } } },
           ],
           resources: resources('100m', '64Mi', '1', '256Mi'),
           readinessProbe: { httpGet: { path: '/ready', port: 15000, scheme: 'HTTP' }, periodSeconds: 5 },
-          volumeMounts: [{ name: 'envoy-config', mountPath: '/etc/envoy', readOnly: true }, { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }],
+          volumeMounts: [
+            { name: 'envoy-config', mountPath: '/etc/envoy', readOnly: true },
+            { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
+          ],
           securityContext: { runAsUser: 1337, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
         },
         {
@@ -179,7 +215,11 @@ function pod(): Record<string, unknown> {
             sources: [
               { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
               { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-              { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+              {
+                downwardAPI: {
+                  items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+                },
+              },
             ],
           },
         },
@@ -187,12 +227,24 @@ function pod(): Record<string, unknown> {
       affinity: {
         podAntiAffinity: {
           preferredDuringSchedulingIgnoredDuringExecution: [
-            { weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'checkout' } } } },
+            {
+              weight: 100,
+              podAffinityTerm: {
+                topologyKey: 'kubernetes.io/hostname',
+                labelSelector: { matchLabels: { app: 'checkout' } },
+              },
+            },
           ],
         },
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchExpressions: [{ key: 'node.kubernetes.io/pool', operator: 'In', values: ['general', 'general-arm'] }] }],
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'node.kubernetes.io/pool', operator: 'In', values: ['general', 'general-arm'] },
+                ],
+              },
+            ],
           },
         },
       },
@@ -201,7 +253,12 @@ function pod(): Record<string, unknown> {
         { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
       ],
       topologySpreadConstraints: [
-        { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'checkout' } } },
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'ScheduleAnyway',
+          labelSelector: { matchLabels: { app: 'checkout' } },
+        },
       ],
       imagePullSecrets: [{ name: 'registry-example-com' }],
     },
@@ -213,6 +270,11 @@ function databaseEnv(): Record<string, unknown> {
   return { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'checkout-db', key: 'url' } } };
 }
 
-function resources(cpuRequest: string, memoryRequest: string, cpuLimit: string, memoryLimit: string): Record<string, unknown> {
+function resources(
+  cpuRequest: string,
+  memoryRequest: string,
+  cpuLimit: string,
+  memoryLimit: string,
+): Record<string, unknown> {
   return { requests: { cpu: cpuRequest, memory: memoryRequest }, limits: { cpu: cpuLimit, memory: memoryLimit } };
 }

@@ -11,7 +11,15 @@ import type { ReceivedRequest } from '../received-request.js';
  * only matter to matching, upstream of the invoker.
  */
 export function hookFor(name: string, phase: 'mutating' | 'validating', plugin: string): Hook {
-  return { uid: `test/${name}/0`, name, phase, configurationName: 'test', index: 0, target: { kind: 'plugin', plugin }, timeoutSeconds: 10 } as Partial<Hook> as Hook;
+  return {
+    uid: `test/${name}/0`,
+    name,
+    phase,
+    configurationName: 'test',
+    index: 0,
+    target: { kind: 'plugin', plugin },
+    timeoutSeconds: 10,
+  } as Partial<Hook> as Hook;
 }
 
 export function podRequest(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {
@@ -21,7 +29,12 @@ export function podRequest(overrides: Partial<AdmissionRequest> = {}): Admission
     requestResource: { group: '', version: 'v1', resource: 'pods' },
     name: 'web-0',
     namespace: 'shop',
-    object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+    object: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+    },
     ...overrides,
   });
 }
@@ -70,7 +83,11 @@ export function gate(): { readonly promise: Promise<void>; release(): void } {
   return { promise, release };
 }
 
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

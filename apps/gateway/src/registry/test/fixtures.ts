@@ -21,7 +21,12 @@ export class RecordingClient {
   }
 }
 
-export function webhook(name: string, plugin: string, failurePolicy: 'Fail' | 'Ignore' = 'Fail', extra: Partial<WebhookSpec> = {}): WebhookSpec {
+export function webhook(
+  name: string,
+  plugin: string,
+  failurePolicy: 'Fail' | 'Ignore' = 'Fail',
+  extra: Partial<WebhookSpec> = {},
+): WebhookSpec {
   return {
     name,
     clientConfig: { plugin },
@@ -33,18 +38,26 @@ export function webhook(name: string, plugin: string, failurePolicy: 'Fail' | 'I
   };
 }
 
-export function configuration(name: string, webhooks: WebhookSpec[], kind: ConfigKind = 'ValidatingWebhookConfiguration'): WebhookConfiguration {
+export function configuration(
+  name: string,
+  webhooks: WebhookSpec[],
+  kind: ConfigKind = 'ValidatingWebhookConfiguration',
+): WebhookConfiguration {
   return { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks };
 }
 
 /** A registration payload: JSON is YAML. */
-export const payload = (...documents: WebhookConfiguration[]): string => documents.map((d) => JSON.stringify(d)).join('\n---\n');
+export const payload = (...documents: WebhookConfiguration[]): string =>
+  documents.map((d) => JSON.stringify(d)).join('\n---\n');
 
 export function defaulted(doc: WebhookConfiguration): DefaultedConfiguration {
   return defaultConfiguration(doc);
 }
 
-export function staticSources(plugins: { name: string; target: string }[], documents: WebhookConfiguration[]): StaticSources {
+export function staticSources(
+  plugins: { name: string; target: string }[],
+  documents: WebhookConfiguration[],
+): StaticSources {
   return { plugins, configurations: documents.map(defaulted) };
 }
 
@@ -63,7 +76,11 @@ export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<v
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -16,9 +16,19 @@ export async function tempDir(): Promise<TempDir> {
 }
 
 /** A GatewayConfiguration (with `gateway` merged over a minimal one) plus webhook configuration documents, loaded for real. */
-export async function loadTestConfiguration(dir: string, gateway: Record<string, unknown>, documents: readonly object[] = []): Promise<LoadedConfiguration> {
+export async function loadTestConfiguration(
+  dir: string,
+  gateway: Record<string, unknown>,
+  documents: readonly object[] = [],
+): Promise<LoadedConfiguration> {
   const file = path.join(dir, `hookgate-${Math.random().toString(36).slice(2)}.yaml`);
-  const head = { apiVersion: 'hookgate.dev/v1alpha1', kind: 'GatewayConfiguration', stateDir: path.join(dir, 'state'), workers: 1, ...gateway };
+  const head = {
+    apiVersion: 'hookgate.dev/v1alpha1',
+    kind: 'GatewayConfiguration',
+    stateDir: path.join(dir, 'state'),
+    workers: 1,
+    ...gateway,
+  };
   await writeFile(file, [head, ...documents].map((d) => stringify(d)).join('---\n'));
   const loaded = await loadConfiguration(file, { checkFiles: false });
   if (!loaded.ok) throw new Error(`test configuration is invalid: ${JSON.stringify(loaded.error)}`);
@@ -26,7 +36,12 @@ export async function loadTestConfiguration(dir: string, gateway: Record<string,
 }
 
 /** A validating configuration with one webhook on pod CREATE, served by a plugin (by name) or at a URL. */
-export function validatingConfiguration(name: string, webhook: string, served: string | { readonly url: string }, failurePolicy: 'Fail' | 'Ignore' = 'Fail'): object {
+export function validatingConfiguration(
+  name: string,
+  webhook: string,
+  served: string | { readonly url: string },
+  failurePolicy: 'Fail' | 'Ignore' = 'Fail',
+): object {
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',

@@ -30,8 +30,14 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
   },
   {
     name: 'wrong uid from a v1 hook & fail closed',
-    webhooks: [{ name: 'wronguid.example.com', behaviour: 'wrongUid', admissionReviewVersions: ['v1'], failurePolicy: 'Fail' }],
-    expect: { allowed: false, statusCode: 500, messageContains: 'received invalid webhook response: expected response.uid=' },
+    webhooks: [
+      { name: 'wronguid.example.com', behaviour: 'wrongUid', admissionReviewVersions: ['v1'], failurePolicy: 'Fail' },
+    ],
+    expect: {
+      allowed: false,
+      statusCode: 500,
+      messageContains: 'received invalid webhook response: expected response.uid=',
+    },
   },
   {
     name: 'wrong uid from a v1beta1 hook is accepted (v1beta1 leniency)',
@@ -41,7 +47,11 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
   {
     name: 'undecodable response & fail closed',
     webhooks: [{ name: 'invalidresp.example.com', behaviour: 'invalidResp', failurePolicy: 'Fail' }],
-    expect: { allowed: false, statusCode: 500, messageContains: 'failed calling webhook "invalidresp.example.com": failed to call webhook: ' },
+    expect: {
+      allowed: false,
+      statusCode: 500,
+      messageContains: 'failed calling webhook "invalidresp.example.com": failed to call webhook: ',
+    },
   },
   {
     name: 'deny with a code keeps the code, reason and message',
@@ -66,7 +76,11 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
   {
     name: 'deny without a status is 400 without explanation',
     webhooks: [{ name: 'deny.example.com', behaviour: 'deny' }],
-    expect: { allowed: false, statusCode: 400, message: 'admission webhook "deny.example.com" denied the request without explanation' },
+    expect: {
+      allowed: false,
+      statusCode: 400,
+      message: 'admission webhook "deny.example.com" denied the request without explanation',
+    },
   },
   {
     name: 'warnings are deduplicated, invalid ones dropped, order kept',
@@ -81,7 +95,13 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
   },
   {
     name: 'a false matchCondition skips the hook',
-    webhooks: [{ name: 'disallow.example.com', behaviour: 'disallow', matchConditions: [{ name: 'never', expression: 'false' }] }],
+    webhooks: [
+      {
+        name: 'disallow.example.com',
+        behaviour: 'disallow',
+        matchConditions: [{ name: 'never', expression: 'false' }],
+      },
+    ],
     expect: { allowed: true, invocations: { disallow: 0 } },
   },
   {
@@ -93,7 +113,13 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
         matchConditions: [{ name: 'missing-label', expression: "object.metadata.labels['nonexistent'] == 'x'" }],
       },
     ],
-    expect: { allowed: false, statusCode: 403, reason: 'Forbidden', messageContains: 'pods "my-pod" is forbidden: ', invocations: { disallow: 0 } },
+    expect: {
+      allowed: false,
+      statusCode: 403,
+      reason: 'Forbidden',
+      messageContains: 'pods "my-pod" is forbidden: ',
+      invocations: { disallow: 0 },
+    },
   },
   {
     name: 'a matchCondition error under Ignore skips the hook',
@@ -109,9 +135,17 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
   },
   {
     name: 'an unknown namespace is 404 for a hook with a namespaceSelector',
-    webhooks: [{ name: 'allow.example.com', behaviour: 'allow', namespaceSelector: { matchLabels: { runlevel: '0' } } }],
+    webhooks: [
+      { name: 'allow.example.com', behaviour: 'allow', namespaceSelector: { matchLabels: { runlevel: '0' } } },
+    ],
     request: { namespace: 'missing-ns' },
-    expect: { allowed: false, statusCode: 404, reason: 'NotFound', message: 'namespaces "missing-ns" not found', invocations: { allow: 0 } },
+    expect: {
+      allowed: false,
+      statusCode: 404,
+      reason: 'NotFound',
+      message: 'namespaces "missing-ns" not found',
+      invocations: { allow: 0 },
+    },
   },
 ];
 
@@ -146,7 +180,9 @@ export const HOOKGATE_VALIDATING_CASES: readonly ChainCase[] = [
   },
   {
     name: 'a validating hook that answers with a patch (v1) fails',
-    webhooks: [{ name: 'addlabel.example.com', behaviour: 'addLabel', admissionReviewVersions: ['v1'], failurePolicy: 'Fail' }],
+    webhooks: [
+      { name: 'addlabel.example.com', behaviour: 'addLabel', admissionReviewVersions: ['v1'], failurePolicy: 'Fail' },
+    ],
     expect: { allowed: false, statusCode: 500, messageContains: 'validating webhook may not return response.patch' },
   },
 ];
@@ -204,7 +240,8 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
       allowed: false,
       statusCode: 500,
       reason: 'InternalError',
-      message: 'Internal error occurred: the patched object is a "v1", Kind="NoSuchKind", not the "v1", Kind="Pod" the request is for',
+      message:
+        'Internal error occurred: the patched object is a "v1", Kind="NoSuchKind", not the "v1", Kind="Pod" the request is for',
       invocations: { changeKind: 1, addLabel: 0 },
       annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'changekind.example.com', false) },
     },
@@ -222,7 +259,14 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
   },
   {
     name: 'an unsupported patch type fails open under Ignore',
-    webhooks: [{ name: 'mergepatch.example.com', behaviour: 'mergePatch', admissionReviewVersions: ['v1'], failurePolicy: 'Ignore' }],
+    webhooks: [
+      {
+        name: 'mergepatch.example.com',
+        behaviour: 'mergePatch',
+        admissionReviewVersions: ['v1'],
+        failurePolicy: 'Ignore',
+      },
+    ],
     expect: {
       allowed: true,
       labels: { 'pod.name': 'my-pod' },
@@ -234,7 +278,14 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
   },
   {
     name: 'a merge patch is undecodable as JSON Patch, which is checked before the patch type',
-    webhooks: [{ name: 'mergepatch.example.com', behaviour: 'mergePatch', admissionReviewVersions: ['v1'], failurePolicy: 'Fail' }],
+    webhooks: [
+      {
+        name: 'mergepatch.example.com',
+        behaviour: 'mergePatch',
+        admissionReviewVersions: ['v1'],
+        failurePolicy: 'Fail',
+      },
+    ],
     expect: {
       allowed: false,
       statusCode: 500,
@@ -245,17 +296,28 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
   },
   {
     name: 'an unsupported patch type fails closed under Fail',
-    webhooks: [{ name: 'mislabeled.example.com', behaviour: 'mislabeledPatch', admissionReviewVersions: ['v1'], failurePolicy: 'Fail' }],
+    webhooks: [
+      {
+        name: 'mislabeled.example.com',
+        behaviour: 'mislabeledPatch',
+        admissionReviewVersions: ['v1'],
+        failurePolicy: 'Fail',
+      },
+    ],
     expect: {
       allowed: false,
       statusCode: 500,
-      message: 'Internal error occurred: failed calling webhook "mislabeled.example.com": unsupported patch type "MergePatch"',
+      message:
+        'Internal error occurred: failed calling webhook "mislabeled.example.com": unsupported patch type "MergePatch"',
     },
   },
   {
     name: 'an empty patch changes nothing and records no patch annotation',
     webhooks: [{ name: 'emptypatch.example.com', behaviour: 'emptyPatch' }],
-    expect: { allowed: true, annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'emptypatch.example.com', false) } },
+    expect: {
+      allowed: true,
+      annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'emptypatch.example.com', false) },
+    },
   },
   {
     name: 'a denial stops the chain; earlier patches stay in the annotations',
@@ -270,7 +332,10 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
       invocations: { addLabel: 1, disallow: 1, allow: 0 },
       annotations: {
         [mutation(0, 0)]: mutationAnnotationValue(CFG, 'addlabel.example.com', true),
-        [patchKey(0, 0)]: expectedPatchAnnotation('addlabel.example.com', '[{"op": "add", "path": "/metadata/labels/added", "value": "test"}]'),
+        [patchKey(0, 0)]: expectedPatchAnnotation(
+          'addlabel.example.com',
+          '[{"op": "add", "path": "/metadata/labels/added", "value": "test"}]',
+        ),
         [mutation(0, 1)]: mutationAnnotationValue(CFG, 'disallow.example.com', false),
       },
     },
@@ -291,7 +356,11 @@ export const HOOKGATE_MUTATING_CASES: readonly ChainCase[] = [
     name: 'the object selector sees the patched object',
     webhooks: [
       { name: 'addlabel.example.com', behaviour: 'addLabel' },
-      { name: 'shouldnotbecalled.example.com', behaviour: 'shouldNotBeCalled', objectSelector: { matchLabels: { added: 'test' } } },
+      {
+        name: 'shouldnotbecalled.example.com',
+        behaviour: 'shouldNotBeCalled',
+        objectSelector: { matchLabels: { added: 'test' } },
+      },
     ],
     expect: { allowed: false, statusCode: 403, messageContains: "doesn't expect labels to match object selector" },
   },

@@ -79,7 +79,8 @@ export const MUTATING_CASES: readonly ChainCase[] = [
     expect: {
       allowed: false,
       statusCode: 500,
-      message: 'Internal error occurred: failed calling webhook "invalidpatch.example.com": received undecodable patch in webhook response: unexpected end of JSON input',
+      message:
+        'Internal error occurred: failed calling webhook "invalidpatch.example.com": received undecodable patch in webhook response: unexpected end of JSON input',
       annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'invalidpatch.example.com', false) },
     },
   },
@@ -110,7 +111,11 @@ export const MUTATING_CASES: readonly ChainCase[] = [
     name: "first webhook remove labels, second webhook shouldn't be called",
     webhooks: [
       { ...removeLabelHook, objectSelector: { matchLabels: { remove: 'me' } } },
-      { name: 'shouldnotbecalled.example.com', behaviour: 'shouldNotBeCalled', objectSelector: { matchLabels: { remove: 'me' } } },
+      {
+        name: 'shouldnotbecalled.example.com',
+        behaviour: 'shouldNotBeCalled',
+        objectSelector: { matchLabels: { remove: 'me' } },
+      },
     ],
     request: { additionalLabels: { remove: 'me' } },
     expect: {
@@ -124,7 +129,11 @@ export const MUTATING_CASES: readonly ChainCase[] = [
     name: "first webhook remove labels from CRD, second webhook shouldn't be called",
     webhooks: [
       { ...removeLabelHook, objectSelector: { matchLabels: { remove: 'me' } } },
-      { name: 'shouldnotbecalled.example.com', behaviour: 'shouldNotBeCalled', objectSelector: { matchLabels: { remove: 'me' } } },
+      {
+        name: 'shouldnotbecalled.example.com',
+        behaviour: 'shouldNotBeCalled',
+        objectSelector: { matchLabels: { remove: 'me' } },
+      },
     ],
     request: { isCRD: true, additionalLabels: { remove: 'me' } },
     expect: {
@@ -171,7 +180,10 @@ export const MUTATING_CASES: readonly ChainCase[] = [
   {
     name: 'match & no reinvoke',
     webhooks: [{ name: 'noop.example.com', behaviour: 'noop' }],
-    expect: { allowed: true, annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'noop.example.com', false) } },
+    expect: {
+      allowed: true,
+      annotations: { [mutation(0, 0)]: mutationAnnotationValue(CFG, 'noop.example.com', false) },
+    },
   },
 ];
 
@@ -185,8 +197,12 @@ export function convertToMutatingCases(cases: readonly ChainCase[]): ChainCase[]
   return cases.map((c) => {
     const annotations: Record<string, string> = {};
     for (const [key, value] of Object.entries(c.expect.annotations ?? {})) {
-      annotations[key.replace('failed-open.validating.webhook.admission.k8s.io/', 'failed-open.mutation.webhook.admission.k8s.io/')] =
-        value;
+      annotations[
+        key.replace(
+          'failed-open.validating.webhook.admission.k8s.io/',
+          'failed-open.mutation.webhook.admission.k8s.io/',
+        )
+      ] = value;
     }
     for (const [index, hook] of c.webhooks.entries()) {
       if (hook.rules === undefined && hook.namespaceSelector === undefined && hook.objectSelector === undefined) {

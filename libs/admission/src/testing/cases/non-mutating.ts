@@ -9,7 +9,9 @@
 import type { LabelSelector } from '../../config/types.js';
 import type { ChainCase } from './types.js';
 
-const ns: { readonly runlevel1: LabelSelector } = { runlevel1: { matchExpressions: [{ key: 'runlevel', operator: 'In', values: ['1'] }] } };
+const ns: { readonly runlevel1: LabelSelector } = {
+  runlevel1: { matchExpressions: [{ key: 'runlevel', operator: 'In', values: ['1'] }] },
+};
 const createOnly = [{ operations: ['CREATE' as const], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }];
 const failedOpen = 'failed-open.validating.webhook.admission.k8s.io/round_0_index_';
 
@@ -81,7 +83,12 @@ export const NON_MUTATING_CASES: readonly ChainCase[] = [
       { name: 'internalerr-b.example.com', behaviour: 'internalErr' },
       { name: 'internalerr-c.example.com', behaviour: 'internalErr' },
     ],
-    expect: { allowed: false, statusCode: 500, reason: 'InternalError', messageContains: 'Internal error occurred: failed calling webhook' },
+    expect: {
+      allowed: false,
+      statusCode: 500,
+      reason: 'InternalError',
+      messageContains: 'Internal error occurred: failed calling webhook',
+    },
   },
   {
     name: 'match & fail (but fail because fail closed)',
@@ -94,7 +101,8 @@ export const NON_MUTATING_CASES: readonly ChainCase[] = [
       allowed: false,
       statusCode: 500,
       reason: 'InternalError',
-      messageContains: 'an error on the server ("webhook internal server error") has prevented the request from succeeding',
+      messageContains:
+        'an error on the server ("webhook internal server error") has prevented the request from succeeding',
     },
   },
   {
@@ -175,17 +183,33 @@ export const NON_MUTATING_CASES: readonly ChainCase[] = [
     name: 'skip webhook whose objectSelector does not match',
     webhooks: [
       { name: 'allow.example.com', behaviour: 'allow' },
-      { name: 'shouldnotbecalled.example.com', behaviour: 'shouldNotBeCalled', objectSelector: { matchLabels: { label: 'nonexistent' } } },
+      {
+        name: 'shouldnotbecalled.example.com',
+        behaviour: 'shouldNotBeCalled',
+        objectSelector: { matchLabels: { label: 'nonexistent' } },
+      },
     ],
-    expect: { allowed: true, annotations: { 'allow.example.com/key1': 'value1' }, invocations: { shouldNotBeCalled: 0 } },
+    expect: {
+      allowed: true,
+      annotations: { 'allow.example.com/key1': 'value1' },
+      invocations: { shouldNotBeCalled: 0 },
+    },
   },
   {
     name: "skip webhook whose objectSelector does not match CRD's labels",
     webhooks: [
       { name: 'allow.example.com', behaviour: 'allow' },
-      { name: 'shouldnotbecalled.example.com', behaviour: 'shouldNotBeCalled', objectSelector: { matchLabels: { label: 'nonexistent' } } },
+      {
+        name: 'shouldnotbecalled.example.com',
+        behaviour: 'shouldNotBeCalled',
+        objectSelector: { matchLabels: { label: 'nonexistent' } },
+      },
     ],
     request: { isCRD: true },
-    expect: { allowed: true, annotations: { 'allow.example.com/key1': 'value1' }, invocations: { shouldNotBeCalled: 0 } },
+    expect: {
+      allowed: true,
+      annotations: { 'allow.example.com/key1': 'value1' },
+      invocations: { shouldNotBeCalled: 0 },
+    },
   },
 ];

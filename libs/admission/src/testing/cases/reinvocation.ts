@@ -75,7 +75,10 @@ export const REINVOCATION_CASES: readonly ChainCase[] = [
   },
   {
     name: 'all webhooks reinvoked when any webhook reinvocation causes mutation',
-    webhooks: [hook(0, 'settrue', { reinvocationPolicy: 'IfNeeded' }), hook(1, 'setfalse', { reinvocationPolicy: 'IfNeeded' })],
+    webhooks: [
+      hook(0, 'settrue', { reinvocationPolicy: 'IfNeeded' }),
+      hook(1, 'setfalse', { reinvocationPolicy: 'IfNeeded' }),
+    ],
     request: created,
     expect: {
       allowed: true,
@@ -97,7 +100,10 @@ export const REINVOCATION_CASES: readonly ChainCase[] = [
   {
     name: 'a webhook skipped in round 0 is not called in round 1 even if it matches now',
     webhooks: [
-      hook(0, 'conditionaladdlabel', { reinvocationPolicy: 'IfNeeded', objectSelector: { matchLabels: { a: 'true' } } }),
+      hook(0, 'conditionaladdlabel', {
+        reinvocationPolicy: 'IfNeeded',
+        objectSelector: { matchLabels: { a: 'true' } },
+      }),
       hook(1, 'addlabel', { reinvocationPolicy: 'IfNeeded' }),
     ],
     request: created,
@@ -113,7 +119,10 @@ export const REINVOCATION_CASES: readonly ChainCase[] = [
   },
   {
     name: "'reinvoke never' policy respected",
-    webhooks: [hook(0, 'conditionaladdlabel', { reinvocationPolicy: 'Never' }), hook(1, 'addlabel', { reinvocationPolicy: 'Never' })],
+    webhooks: [
+      hook(0, 'conditionaladdlabel', { reinvocationPolicy: 'Never' }),
+      hook(1, 'addlabel', { reinvocationPolicy: 'Never' }),
+    ],
     request: created,
     expect: {
       allowed: true,
