@@ -8,10 +8,13 @@ import { defineError } from './define-error.js';
 
 /** Section headings of docs/errors.md: the `<AREA>` of `HG_ERR_<AREA>_<WHAT>`. */
 export const AREAS = {
-  GATEWAY:
-    'Gateway: answers on the admission listener. Each is a `metav1.Status` whose `details.causes[0].reason` is the code; the apiserver shows the Status message in its error.',
-  PLUGIN: 'Plugin SDK (`@hookgate/plugin-sdk`): thrown at plugin startup.',
-  LEDGER: 'Ledger plugin (`apps/plugins/ledger`).',
+  GATEWAY: {
+    title: 'Gateway admission listener',
+    about:
+      "Answers of the gateway's admission listener. Each is a `metav1.Status` whose `details.causes[0].reason` is the code; the apiserver shows the Status message in its error.",
+  },
+  PLUGIN: { title: 'Plugin SDK', about: 'Thrown by `@hookgate/plugin-sdk` when a plugin starts.' },
+  LEDGER: { title: 'Ledger plugin', about: 'Thrown by the built-in ledger plugin (`apps/plugins/ledger`).' },
 } as const;
 
 // Gateway: the admission listener's error answers.
@@ -20,7 +23,7 @@ export const HG_ERR_GATEWAY_BAD_REQUEST = defineError('HG_ERR_GATEWAY_BAD_REQUES
   meaning:
     'The gateway answered 400: the request body is empty, not JSON, not a usable AdmissionReview, larger than the body limit, or not `application/json`. The message says which.',
   remedy:
-    'The apiserver never sends such a request: look for another client calling the admission port, or a proxy changing the body. The gateway log line "bad admission request" carries the request id.',
+    'The apiserver never sends such a request: look for another client calling the admission port, or a proxy changing the body. The gateway logs a warning for each, with its request id.',
 });
 
 export const HG_ERR_GATEWAY_METHOD = defineError('HG_ERR_GATEWAY_METHOD', '%s', {
@@ -45,7 +48,7 @@ export const HG_ERR_GATEWAY_INTERNAL = defineError('HG_ERR_GATEWAY_INTERNAL', '%
   meaning:
     "The gateway answered 500: a defect while handling an admission request. The apiserver then applies the failurePolicy of the gateway's own registration.",
   remedy:
-    'Find the gateway log line "internal error while handling an admission request" with the same request id and report it with its stack trace.',
+    'Find the error the gateway logged at that time (it carries the request id and the stack trace) and report it.',
 });
 
 export const HG_ERR_GATEWAY_UNAUTHENTICATED = defineError('HG_ERR_GATEWAY_UNAUTHENTICATED', '%s', {

@@ -27,9 +27,9 @@ Not listed here, because they are not thrown Hookgate errors:
 `;
 
 export function renderErrorDocs(): string {
-  const sections = Object.entries(AREAS).map(([area, title]) => {
+  const sections = Object.entries(AREAS).map(([area, { title, about }]) => {
     const entries = Object.values(catalogue).filter((e) => areaOf(e.code) === area);
-    return [`## ${area}`, '', title, '', ...entries.flatMap(renderEntry)].join('\n');
+    return [`## ${title}`, '', about, '', ...entries.flatMap(renderEntry)].join('\n');
   });
   return `${[HEADER, ...sections].join('\n')}`;
 }
