@@ -27,6 +27,13 @@ describe('defineError', () => {
     expect(new HG_ERR_TEST_TWO_SLOTS('demo', 'down', { cause }).cause).toBe(cause);
   });
 
+  it('takes exactly one string per slot, then the cause (checked by the compiler)', () => {
+    // @ts-expect-error: the template has two slots
+    expect(new HG_ERR_TEST_TWO_SLOTS('demo').message).toBe('plugin demo: undefined');
+    // @ts-expect-error: the cause comes after every slot
+    expect(new HG_ERR_TEST_TWO_SLOTS('demo', { cause: 1 }).cause).toBeUndefined();
+  });
+
   it('does not re-read placeholders inside arguments', () => {
     expect(new HG_ERR_TEST_TWO_SLOTS('%s', 'x').message).toBe('plugin %s: x');
   });
