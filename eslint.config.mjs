@@ -21,11 +21,19 @@ export default tseslint.config(
           allow: [],
           depConstraints: [
             { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'layer:observability', onlyDependOnLibsWithTags: [] },
+            // libs/errors: the error catalogue, a leaf every lib but the domain may import.
+            { sourceTag: 'layer:errors', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:errors'] },
+            { sourceTag: 'layer:observability', onlyDependOnLibsWithTags: ['layer:errors'] },
             {
               sourceTag: 'layer:adapter',
-              onlyDependOnLibsWithTags: ['layer:domain', 'layer:contract', 'layer:observability', 'layer:adapter'],
+              onlyDependOnLibsWithTags: [
+                'layer:domain',
+                'layer:contract',
+                'layer:observability',
+                'layer:adapter',
+                'layer:errors',
+              ],
             },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },

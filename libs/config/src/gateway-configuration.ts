@@ -97,11 +97,7 @@ export interface GatewayConfiguration {
   readonly metrics: MetricsListener;
   /** The self-managed CA and certificate live here. */
   readonly stateDir: string;
-  /** Side-effect jobs wait here while Redis is unreachable. */
-  readonly spoolDir: string;
   readonly plugins: readonly PluginConfiguration[];
-  /** Absent: no reconciliation queue; side effects are only counted and logged. */
-  readonly redis?: { readonly url: string };
   readonly kubernetes: KubernetesAccess;
   readonly namespaces: readonly StaticNamespace[];
   readonly timeouts: Timeouts;

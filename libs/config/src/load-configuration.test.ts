@@ -359,6 +359,19 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
   });
 });
 
+describe('settings that nothing reads yet', () => {
+  it('refuses redis and spoolDir with where they are and what to do', async () => {
+    const file = await write(
+      'gw.yaml',
+      `${GATEWAY}spoolDir: /var/spool/hookgate\nredis:\n  url: redis://127.0.0.1:6379\n`,
+    );
+    expect((await loadErrors(file)).map(formatConfigError)).toEqual([
+      `${file}:6 (document 1, GatewayConfiguration): spoolDir: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field`,
+      `${file}:7 (document 1, GatewayConfiguration): redis: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field`,
+    ]);
+  });
+});
+
 describe('README', () => {
   it('shows a complete example that loads', async () => {
     const readme = await readFile(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');

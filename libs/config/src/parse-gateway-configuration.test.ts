@@ -15,7 +15,6 @@ describe('parseGatewayConfiguration defaults', () => {
         admission: { host: '127.0.0.1', port: 8443, tls: { disabled: false } },
         metrics: { host: '127.0.0.1', port: 9443 },
         stateDir: '/home/me/project/.hookgate/state',
-        spoolDir: '/home/me/project/.hookgate/state/spool',
         plugins: [],
         kubernetes: { mode: 'none' },
         namespaces: [],
@@ -53,7 +52,6 @@ describe('parseGatewayConfiguration defaults', () => {
             tls: { caFile: 'plugin-ca.crt', certFile: 'c.crt', keyFile: 'c.key' },
           },
         ],
-        redis: { url: 'redis://127.0.0.1:6379/0' },
         kubernetes: { mode: 'kubeconfig', kubeconfig: 'kubeconfig' },
         timeouts: { safetyMarginMs: 200, defaultRequestTimeoutSeconds: 30 },
         audit: { patchAnnotations: true },
@@ -77,7 +75,6 @@ describe('parseGatewayConfiguration defaults', () => {
       bearerTokenFile: '/etc/hookgate/token',
     });
     expect(r.value.stateDir).toBe('/etc/hookgate/state');
-    expect(r.value.spoolDir).toBe('/etc/hookgate/state/spool');
     expect(r.value.plugins).toEqual([
       { name: 'pod-defaults', target: 'unix:///run/hookgate/pod-defaults.sock', stream: true },
       {
@@ -87,7 +84,6 @@ describe('parseGatewayConfiguration defaults', () => {
       },
     ]);
     expect(r.value.kubernetes).toEqual({ mode: 'kubeconfig', kubeconfig: '/etc/hookgate/kubeconfig' });
-    expect(r.value.redis).toEqual({ url: 'redis://127.0.0.1:6379/0' });
     expect(r.value.registry).toEqual({ disabled: false, socket: '/run/hookgate/registry.sock' });
     expect(r.value.audit).toEqual({ patchAnnotations: true });
   });
@@ -192,11 +188,22 @@ describe('parseGatewayConfiguration errors', () => {
       want: ['plugins[0].stream: Invalid value: "yes": must be true or false'],
     },
     {
-      name: 'redis URL of another scheme',
-      doc: { redis: { url: 'http://127.0.0.1:6379' } },
-      want: ['redis.url: Invalid value: "http://127.0.0.1:6379": must be a redis:// or rediss:// URL'],
+      name: 'redis: no queue reads it yet',
+      doc: { redis: { url: 'redis://127.0.0.1:6379/0' } },
+      want: ['redis: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field'],
     },
-    { name: 'redis without url', doc: { redis: {} }, want: ['redis.url: Required value'] },
+    {
+      name: 'redis is refused whatever it holds, not read',
+      doc: { redis: { url: 'http://127.0.0.1:6379', typo: 1 } },
+      want: ['redis: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field'],
+    },
+    {
+      name: 'spoolDir: no queue reads it yet',
+      doc: { spoolDir: '/var/spool/hookgate' },
+      want: [
+        'spoolDir: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field',
+      ],
+    },
     {
       name: 'unknown kubernetes mode',
       doc: { kubernetes: { mode: 'incluster' } },
@@ -266,6 +273,14 @@ describe('parseGatewayConfiguration errors', () => {
       c.want.forEach((w, i) => expect(messages[i]).toContain(w));
     });
   }
+
+  it('refuses redis and spoolDir together, each as a forbidden field', () => {
+    const r = parseGatewayConfiguration({ ...base, spoolDir: 'spool', redis: { url: 'redis://127.0.0.1:6379' } }, env);
+    expect(r.ok ? [] : r.error.map((e) => [e.field, e.rule])).toEqual([
+      ['spoolDir', 'FieldValueForbidden'],
+      ['redis', 'FieldValueForbidden'],
+    ]);
+  });
 
   it('reports every problem of a document at once, each with its field and rule', () => {
     const r = parseGatewayConfiguration(

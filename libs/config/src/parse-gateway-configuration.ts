@@ -63,10 +63,9 @@ export function parseGatewayConfiguration(
       : env.isRoot
         ? DEFAULTS.rootStateDir
         : resolve(env.cwd, DEFAULTS.userStateDir);
-  const spoolDir = optionalPath(top, 'spoolDir') ?? resolve(stateDir, 'spool');
+  refuseNotQueuedYet(top);
 
   const plugins = readPlugins(top, optionalPath);
-  const redis = readRedis(top);
   const kubernetes = readKubernetes(top.object('kubernetes'), optionalPath);
   const namespaces = readNamespaces(top, kubernetes);
 
@@ -113,9 +112,7 @@ export function parseGatewayConfiguration(
     admission,
     metrics,
     stateDir,
-    spoolDir,
     plugins,
-    ...(redis ? { redis } : {}),
     kubernetes,
     namespaces,
     timeouts,
@@ -241,23 +238,17 @@ export function targetProblem(target: string): string | undefined {
   return undefined;
 }
 
-function readRedis(top: FieldReader): { url: string } | undefined {
-  if (!top.has('redis')) return undefined;
-  const r = top.object('redis');
-  const url = r.requiredString('url');
-  r.finish();
-  if (url === undefined) return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    protocol = undefined;
+/**
+ * `redis` and `spoolDir` were to say where side-effect jobs wait, but this version queues none
+ * (side effects are counted and logged). Refused rather than accepted and ignored, so nobody
+ * relies on a queue that is not there; the issue that adds the queue reads them again.
+ */
+const NOT_QUEUED_YET = 'not supported yet: side-effect jobs are not queued in this version; remove the field';
+
+function refuseNotQueuedYet(top: FieldReader): void {
+  for (const field of ['spoolDir', 'redis']) {
+    if (top.has(field)) top.report(forbidden(top.path.child(field), NOT_QUEUED_YET));
   }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    r.report(invalid(r.path.child('url'), url, 'must be a redis:// or rediss:// URL'));
-    return undefined;
-  }
-  return { url };
 }
 
 function readKubernetes(r: FieldReader, optionalPath: PathReader): KubernetesAccess {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HG_ERR_PLUGIN_DEFINITION_INVALID, isHookgateError } from '@hookgate/errors';
 import { definePlugin, PluginDefinitionError } from './define-plugin.js';
 import type { PluginSpec } from './types.js';
 
@@ -37,6 +38,19 @@ describe('definePlugin', () => {
       expect(() => definePlugin(c.spec as PluginSpec)).toThrow(c.problem);
     });
   }
+
+  it('throws the catalogued error, naming the plugin', () => {
+    const error = (() => {
+      try {
+        definePlugin({ name: 'p', hooks: {} });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isHookgateError(error, HG_ERR_PLUGIN_DEFINITION_INVALID.code)).toBe(true);
+    expect((error as PluginDefinitionError).message).toBe('invalid plugin "p": hooks: declare at least one hook');
+    expect((error as PluginDefinitionError).name).toBe('PluginDefinitionError');
+  });
 
   it('reports every problem at once', () => {
     const spec = { name: 'p', hooks: { a: { phase: 'x' }, b: { phase: 'mutating' } } } as unknown as PluginSpec;

@@ -1,7 +1,8 @@
+import { HG_ERR_PLUGIN_DEFINITION_INVALID } from '@hookgate/errors';
 import type { HookSpec, Plugin, PluginSpec } from './types.js';
 
 /** A programming error in a plugin definition: thrown at startup, never on the request path. */
-export class PluginDefinitionError extends Error {
+export class PluginDefinitionError extends HG_ERR_PLUGIN_DEFINITION_INVALID {
   override readonly name = 'PluginDefinitionError';
 }
 
@@ -23,7 +24,7 @@ export function definePlugin(spec: PluginSpec): Plugin {
   if (spec.reconcile !== undefined && typeof spec.reconcile !== 'function')
     problems.push('reconcile: must be a function');
   if (problems.length > 0) {
-    throw new PluginDefinitionError(`invalid plugin ${JSON.stringify(spec.name)}: ${problems.join('; ')}`);
+    throw new PluginDefinitionError(String(JSON.stringify(spec.name)), problems.join('; '));
   }
   return Object.freeze({ name: spec.name, hooks, reconcile: spec.reconcile?.bind(spec) });
 }

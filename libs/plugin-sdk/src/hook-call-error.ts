@@ -3,7 +3,8 @@ import { status } from '@grpc/grpc-js';
 /**
  * A hook call that produced no decision: a handler bug, an unknown hook, an unusable request.
  * Unary Admit answers it as a gRPC status; AdmitStream as AdmitResponse.error. The gateway treats
- * both as a calling failure, decided by the hook's failurePolicy.
+ * both as a calling failure, decided by the hook's failurePolicy. Not an HG_ERR_* error: its `code`
+ * is the gRPC status that crosses the wire (docs/errors.md).
  */
 export class HookCallError extends Error {
   override readonly name = 'HookCallError';

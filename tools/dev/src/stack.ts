@@ -59,7 +59,6 @@ async function main(): Promise<void> {
   metrics.port = Number(process.env['HOOKGATE_METRICS_PORT'] ?? metrics.port);
   Object.assign(gateway, {
     stateDir: join(dir, 'state'),
-    redis: { url: redis.url },
     plugins: PLUGINS.map((name) => ({ name, target: `unix://${join(run, `${name}.sock`)}` })),
   });
   await writeFile(join(configDir, '00-gateway.yaml'), stringify(gateway));

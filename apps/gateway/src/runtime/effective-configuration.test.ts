@@ -7,7 +7,6 @@ const loaded = {
     admission: { host: '127.0.0.1', port: 8443, tls: { disabled: false, clientCAFile: '/ca.pem' } },
     metrics: { host: '127.0.0.1', port: 9443 },
     stateDir: '/var/lib/hookgate',
-    spoolDir: '/var/lib/hookgate/spool',
     registry: { disabled: false, socket: '/var/lib/hookgate/registry.sock' },
     logLevel: 'info',
     workers: 2,
@@ -44,27 +43,25 @@ describe('applyServeOptions', () => {
       expected: { stateDir: '/tmp/s', logLevel: 'debug', workers: 1 },
     },
     {
-      name: '--state-dir moves the default registry socket and spool with it',
+      name: '--state-dir moves the default registry socket with it',
       options: { stateDir: '/tmp/s' },
-      expected: { registry: { disabled: false, socket: '/tmp/s/registry.sock' }, spoolDir: '/tmp/s/spool' },
+      expected: { registry: { disabled: false, socket: '/tmp/s/registry.sock' } },
     },
   ];
   it.each(cases)('$name', ({ options, expected }) => {
     expect(applyServeOptions(loaded, { configPath: '/etc/hookgate', ...options }).gateway).toMatchObject(expected);
   });
 
-  it('--state-dir leaves a registry socket and spool the file placed elsewhere', () => {
+  it('--state-dir leaves a registry socket the file placed elsewhere', () => {
     const elsewhere = {
       ...loaded,
       gateway: {
         ...loaded.gateway,
-        spoolDir: '/spool',
         registry: { disabled: false, socket: '/run/hookgate/registry.sock' },
       },
     } as LoadedConfiguration;
     expect(applyServeOptions(elsewhere, { configPath: '/etc/hookgate', stateDir: '/tmp/s' }).gateway).toMatchObject({
       stateDir: '/tmp/s',
-      spoolDir: '/spool',
       registry: { socket: '/run/hookgate/registry.sock' },
     });
   });

@@ -22,20 +22,19 @@ export function applyServeOptions(loaded: LoadedConfiguration, options: ServeOpt
 }
 
 /**
- * `--state-dir` moves what lives under the state directory by default with it: the registry socket
- * and the spool, unless the file set them elsewhere. Two gateways with their own state directories
- * then never fight over one registry socket.
+ * `--state-dir` moves what lives under the state directory by default with it: the registry socket,
+ * unless the file set it elsewhere. Two gateways with their own state directories then never fight
+ * over one registry socket.
  */
 function movedStateDir(
   gateway: GatewayConfiguration,
   stateDir: string,
-): Pick<GatewayConfiguration, 'stateDir' | 'registry' | 'spoolDir'> {
+): Pick<GatewayConfiguration, 'stateDir' | 'registry'> {
   const underOld = (file: string, name: string) => file === resolve(gateway.stateDir, name);
   return {
     stateDir,
     registry: underOld(gateway.registry.socket, 'registry.sock')
       ? { ...gateway.registry, socket: resolve(stateDir, 'registry.sock') }
       : gateway.registry,
-    spoolDir: underOld(gateway.spoolDir, 'spool') ? resolve(stateDir, 'spool') : gateway.spoolDir,
   };
 }

@@ -8,7 +8,7 @@ export interface ServeOptions {
   readonly metricsPort?: number;
   /** Plain http on the admission listener (tests, local use). */
   readonly insecureHttp?: boolean;
-  /** Overrides `stateDir` (the self-managed certificate, registrations.json; the default registry socket and spool move with it). */
+  /** Overrides `stateDir` (the self-managed certificate, registrations.json; the default registry socket moves with it). */
   readonly stateDir?: string;
   /** Overrides `logLevel`. */
   readonly logLevel?: LogLevel;

@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
+import { HG_ERR_GATEWAY_UNAUTHENTICATED } from '@hookgate/errors';
 import { failureStatus } from './bad-request.js';
 
 export interface ApiserverAuthOptions {
@@ -38,7 +39,7 @@ export function registerApiserverAuth(app: FastifyInstance, options: ApiserverAu
           401,
           'Unauthorized',
           'authentication required: present a client certificate or a bearer token',
-          'HG_ERR_GATEWAY_UNAUTHENTICATED',
+          HG_ERR_GATEWAY_UNAUTHENTICATED.code,
         ),
       );
   });

@@ -6,6 +6,13 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import {
+  HG_ERR_GATEWAY_BAD_REQUEST,
+  HG_ERR_GATEWAY_CLIENT,
+  HG_ERR_GATEWAY_INTERNAL,
+  HG_ERR_GATEWAY_METHOD,
+  HG_ERR_GATEWAY_NOT_FOUND,
+} from '@hookgate/errors';
 
 /** A metav1.Status failure; Hookgate's own error code travels as the cause's reason. */
 export function failureStatus(code: number, reason: string, message: string, hookgateCode: string) {
@@ -21,13 +28,14 @@ export function failureStatus(code: number, reason: string, message: string, hoo
   };
 }
 
-export interface BadRequestError extends Error {
-  readonly statusCode: 400;
-  readonly code: 'HG_ERR_GATEWAY_BAD_REQUEST';
+/** A request the gateway cannot use; fastify answers it through the error handler below as a 400. */
+export class BadRequestError extends HG_ERR_GATEWAY_BAD_REQUEST {
+  override readonly name = 'BadRequestError';
+  readonly statusCode = 400 as const;
 }
 
 export function badRequest(message: string): BadRequestError {
-  return Object.assign(new Error(message), { statusCode: 400 as const, code: 'HG_ERR_GATEWAY_BAD_REQUEST' as const });
+  return new BadRequestError(message);
 }
 
 /** fastify's client-error codes, reworded for an apiserver operator. */
@@ -59,14 +67,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
             405,
             'MethodNotAllowed',
             `${request.method} ${path} is not allowed: ${served}`,
-            'HG_ERR_GATEWAY_METHOD',
+            HG_ERR_GATEWAY_METHOD.code,
           ),
         );
     }
     return reply
       .code(404)
       .send(
-        failureStatus(404, 'NotFound', `no endpoint ${JSON.stringify(path)}: ${served}`, 'HG_ERR_GATEWAY_NOT_FOUND'),
+        failureStatus(404, 'NotFound', `no endpoint ${JSON.stringify(path)}: ${served}`, HG_ERR_GATEWAY_NOT_FOUND.code),
       );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -74,12 +82,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (reword !== undefined || error.statusCode === 400) {
       const message = reword ? reword(error) : error.message;
       request.log.warn({ err: { code: error.code, message } }, 'bad admission request');
-      return reply.code(400).send(failureStatus(400, 'BadRequest', message, 'HG_ERR_GATEWAY_BAD_REQUEST'));
+      return reply.code(400).send(failureStatus(400, 'BadRequest', message, HG_ERR_GATEWAY_BAD_REQUEST.code));
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return reply
         .code(error.statusCode)
-        .send(failureStatus(error.statusCode, 'BadRequest', error.message, error.code ?? 'HG_ERR_GATEWAY_CLIENT'));
+        .send(failureStatus(error.statusCode, 'BadRequest', error.message, error.code ?? HG_ERR_GATEWAY_CLIENT.code));
     }
     request.log.error({ err: error }, 'internal error while handling an admission request');
     return reply
@@ -89,7 +97,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
           500,
           'InternalError',
           'internal error in hookgate; see the gateway log',
-          'HG_ERR_GATEWAY_INTERNAL',
+          HG_ERR_GATEWAY_INTERNAL.code,
         ),
       );
   });
@@ -107,7 +115,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'BadRequest', 'Request Header Fields Too Large', 'the request headers are too large']
         : [400, 'BadRequest', 'Bad Request', 'the request is not valid HTTP/1.1'];
-  const body = JSON.stringify(failureStatus(code, reason, message, 'HG_ERR_GATEWAY_CLIENT'));
+  const body = JSON.stringify(failureStatus(code, reason, message, HG_ERR_GATEWAY_CLIENT.code));
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${code} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,

@@ -3,12 +3,12 @@
  * message when Redis cannot be reached; afterwards commands fail fast (no offline queue), so a Redis
  * outage becomes a hook error decided by the hook's failurePolicy rather than a hung admission.
  */
+import { HG_ERR_LEDGER_REDIS_UNREACHABLE } from '@hookgate/errors';
 import { Redis } from 'ioredis';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
-export class RedisUnreachableError extends Error {
-  readonly code = 'HG_ERR_LEDGER_REDIS_UNREACHABLE';
+export class RedisUnreachableError extends HG_ERR_LEDGER_REDIS_UNREACHABLE {
   override readonly name = 'RedisUnreachableError';
 }
 
@@ -43,10 +43,7 @@ export async function connectRedis(
     redis.disconnect();
     const cause = lastError ?? (error as Error);
     const source = fromEnv ? 'REDIS_URL' : 'the default, REDIS_URL is not set';
-    throw new RedisUnreachableError(
-      `ledger: cannot reach Redis at ${redactUrl(url)} (${source}): ${cause.message.replace(/\.$/, '')}. Start Redis there, or set REDIS_URL to a reachable Redis.`,
-      { cause },
-    );
+    throw new RedisUnreachableError(redactUrl(url), source, cause.message.replace(/\.$/, ''), { cause });
   }
   // Until the caller attaches its own (watchRedis), later errors must not be "unhandled error events".
   redis.removeAllListeners('error');

@@ -62,7 +62,10 @@ export interface GatewayRegistration {
   deregister(): Promise<readonly string[]>;
 }
 
-/** The gateway refused the registration (invalid configuration, name conflict...): retrying as is will not help. */
+/**
+ * The gateway refused the registration (invalid configuration, name conflict...): retrying as is will
+ * not help. Not an HG_ERR_* error: its `code` is the gateway's gRPC status (docs/errors.md).
+ */
 export class RegistrationRefusedError extends Error {
   readonly code: grpc.status;
   constructor(code: grpc.status, details: string) {

@@ -1,0 +1,109 @@
+/**
+ * The catalogue: every HG_ERR_* code Hookgate has, with what it means and what to do. This file
+ * is the only place a code is spelt; everything else imports the entry (catalogue.test.ts scans
+ * the repository for strays), and docs/errors.md is rendered from it (`npm run docs -w @hookgate/errors`).
+ * Never reuse a retired code for something else: operators grep logs and Status bodies for them.
+ */
+import { defineError } from './define-error.js';
+
+/** Section headings of docs/errors.md: the `<AREA>` of `HG_ERR_<AREA>_<WHAT>`. */
+export const AREAS = {
+  GATEWAY: {
+    title: 'Gateway admission listener',
+    about:
+      "Answers of the gateway's admission listener. Each is a `metav1.Status` whose `details.causes[0].reason` is the code; the apiserver shows the Status message in its error.",
+  },
+  PLUGIN: { title: 'Plugin SDK', about: 'Thrown by `@hookgate/plugin-sdk` when a plugin starts.' },
+  LEDGER: { title: 'Ledger plugin', about: 'Thrown by the built-in ledger plugin (`apps/plugins/ledger`).' },
+} as const;
+
+// Gateway: the admission listener's error answers.
+
+export const HG_ERR_GATEWAY_BAD_REQUEST = defineError('HG_ERR_GATEWAY_BAD_REQUEST', '%s', {
+  meaning:
+    'The gateway answered 400: the request body is empty, not JSON, not a usable AdmissionReview, larger than the body limit, or not `application/json`. The message says which.',
+  remedy:
+    'The apiserver never sends such a request: look for another client calling the admission port, or a proxy changing the body. The gateway logs a warning for each, with its request id.',
+});
+
+export const HG_ERR_GATEWAY_METHOD = defineError('HG_ERR_GATEWAY_METHOD', '%s', {
+  meaning: 'The gateway answered 405: `/mutate` or `/validate` was called with a method other than POST.',
+  remedy: 'Send admission reviews with POST, as the apiserver does; check the client calling the gateway.',
+});
+
+export const HG_ERR_GATEWAY_NOT_FOUND = defineError('HG_ERR_GATEWAY_NOT_FOUND', '%s', {
+  meaning: 'The gateway answered 404: the path is neither `/mutate` nor `/validate`.',
+  remedy:
+    "Point the gateway's webhook registration (`clientConfig.url` or `clientConfig.service.path`) at `/mutate` for the mutating configuration and `/validate` for the validating one.",
+});
+
+export const HG_ERR_GATEWAY_CLIENT = defineError('HG_ERR_GATEWAY_CLIENT', '%s', {
+  meaning:
+    'The gateway answered a client error other than a bad review: HTTP it cannot parse (400), a request that did not finish arriving in time (408), headers too large (431), or another 4xx without a code of its own.',
+  remedy:
+    'The apiserver does not send these: find the other client or proxy on the admission port. Repeated 408s from the apiserver mean the network between them is slower than the request timeout.',
+});
+
+export const HG_ERR_GATEWAY_INTERNAL = defineError('HG_ERR_GATEWAY_INTERNAL', '%s', {
+  meaning:
+    "The gateway answered 500: a defect while handling an admission request. The apiserver then applies the failurePolicy of the gateway's own registration.",
+  remedy:
+    'Find the error the gateway logged at that time (it carries the request id and the stack trace) and report it.',
+});
+
+export const HG_ERR_GATEWAY_UNAUTHENTICATED = defineError('HG_ERR_GATEWAY_UNAUTHENTICATED', '%s', {
+  meaning:
+    'The gateway answered 401: the admission listener requires a client certificate signed by `admission.tls.clientCAFile` or a bearer token from `admission.bearerTokenFile`, and the request presented neither.',
+  remedy:
+    "Give the apiserver a webhook kubeconfig (AdmissionConfiguration `kubeConfigFile`) with that client certificate or token for the gateway's address; after rotating the token, check both sides hold the new one.",
+});
+
+// Plugin SDK.
+
+export const HG_ERR_PLUGIN_CONFIG_INVALID = defineError(
+  'HG_ERR_PLUGIN_CONFIG_INVALID',
+  '%s: invalid configuration in %s:\n%s',
+  {
+    meaning:
+      "A plugin's configuration file cannot be used. The error (`PluginConfigError`, with `plugin`, `source` and `problems`) lists every problem, one per line, in the apiserver's field-error wording.",
+    remedy: 'Fix every listed field in the named file and start the plugin again.',
+  },
+);
+
+export const HG_ERR_PLUGIN_DEFINITION_INVALID = defineError(
+  'HG_ERR_PLUGIN_DEFINITION_INVALID',
+  'invalid plugin %s: %s',
+  {
+    meaning:
+      '`definePlugin` was given a definition it cannot serve (`PluginDefinitionError`): no name, no hooks, a hook without the handler its phase needs, an unknown phase, or a reconcile that is not a function.',
+    remedy: "Fix the plugin's source as the message says; docs/write-a-plugin.md shows a complete definition.",
+  },
+);
+
+// Ledger plugin.
+
+export const HG_ERR_LEDGER_REDIS_UNREACHABLE = defineError(
+  'HG_ERR_LEDGER_REDIS_UNREACHABLE',
+  'ledger: cannot reach Redis at %s (%s): %s. Start Redis there, or set REDIS_URL to a reachable Redis.',
+  {
+    meaning:
+      'The ledger plugin could not connect to Redis at startup (`RedisUnreachableError`, with the socket error as `cause`). After startup a lost connection is not thrown: each admission fails and the hook failurePolicy decides.',
+    remedy:
+      'Start Redis at the address in the message, or set `REDIS_URL` to a reachable Redis, then start the plugin again.',
+  },
+);
+
+/** Every entry, keyed by its code. */
+export const catalogue = {
+  HG_ERR_GATEWAY_BAD_REQUEST,
+  HG_ERR_GATEWAY_METHOD,
+  HG_ERR_GATEWAY_NOT_FOUND,
+  HG_ERR_GATEWAY_CLIENT,
+  HG_ERR_GATEWAY_INTERNAL,
+  HG_ERR_GATEWAY_UNAUTHENTICATED,
+  HG_ERR_PLUGIN_CONFIG_INVALID,
+  HG_ERR_PLUGIN_DEFINITION_INVALID,
+  HG_ERR_LEDGER_REDIS_UNREACHABLE,
+} as const;
+
+export type CataloguedCode = keyof typeof catalogue;
