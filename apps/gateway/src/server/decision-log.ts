@@ -33,21 +33,19 @@ export function logDecision(
   outcome: ChainOutcome,
   durationMs: number,
 ): void {
-  let where: Coordinates | undefined;
-  const coordinates = () => (where ??= coordinatesOf(summary));
   for (const event of outcome.trace) {
     // Most events are fine calls or plain skips: nothing to log, nothing to allocate.
     if (event.type === 'conditions' || (event.type === 'call' && event.outcome === 'allowed')) continue;
     if (event.type === 'skip' && event.reason !== IGNORED_CONDITION_ERRORS) continue;
-    logFailOpen(log, coordinates, event);
-    logHookProblem(log, coordinates, event);
+    logFailOpen(log, summary, event);
+    logHookProblem(log, summary, event);
   }
-  if (!outcome.allowed) logDenial(log, coordinates(), outcome);
+  if (!outcome.allowed) logDenial(log, summary, outcome);
   // Building the trace costs allocations: only when someone reads debug lines.
   if (log.level !== 'debug' && log.level !== 'trace') return;
   log.debug(
     {
-      ...coordinates(),
+      ...coordinatesOf(summary),
       kind: summary.kind,
       dryRun: summary.dryRun,
       allowed: outcome.allowed,
@@ -77,13 +75,13 @@ function coordinatesOf(summary: RequestSummary): Coordinates {
 }
 
 /** failurePolicy Ignore let the request go on without this hook: a failed call, or erroring matchConditions. */
-function logFailOpen(log: FastifyBaseLogger, coordinates: () => Coordinates, event: TraceEvent): void {
+function logFailOpen(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
   if (event.type === 'skip') {
     log.info(
       {
         decision: 'fail-open' satisfies DecisionKind,
         hook: event.hook,
-        ...coordinates(),
+        ...coordinatesOf(summary),
         reason: 'matchConditions could not be evaluated; the hook was not called',
       },
       FAIL_OPEN_MESSAGE,
@@ -95,7 +93,7 @@ function logFailOpen(log: FastifyBaseLogger, coordinates: () => Coordinates, eve
     {
       decision: 'fail-open' satisfies DecisionKind,
       hook: event.hook,
-      ...coordinates(),
+      ...coordinatesOf(summary),
       reason: cap(event.failure?.message ?? 'hook call failed'),
       failure: event.failure?.kind,
     },
@@ -108,7 +106,7 @@ function logFailOpen(log: FastifyBaseLogger, coordinates: () => Coordinates, eve
  * rejecting event (the mutating chain stops at it; the validating chain records calls as they
  * finish, and the first error to arrive is the answer). An unexpected chain error names no hook.
  */
-function logDenial(log: FastifyBaseLogger, where: Coordinates, outcome: ChainOutcome): void {
+function logDenial(log: FastifyBaseLogger, summary: RequestSummary, outcome: ChainOutcome): void {
   const decisive = outcome.trace.find(isRejection);
   const failClosed =
     decisive !== undefined &&
@@ -118,7 +116,7 @@ function logDenial(log: FastifyBaseLogger, where: Coordinates, outcome: ChainOut
     {
       decision: (failClosed ? 'fail-closed' : 'denied') satisfies DecisionKind,
       ...(decisive !== undefined ? { hook: decisive.hook } : {}),
-      ...where,
+      ...coordinatesOf(summary),
       reason: cap(outcome.status?.message ?? 'denied'),
       code: outcome.status?.code,
       ...(decisive?.type === 'call' && decisive.failure ? { failure: decisive.failure.kind } : {}),
@@ -154,10 +152,10 @@ function describeEvent(event: TraceEvent): Record<string, unknown> {
   }
 }
 
-function logHookProblem(log: FastifyBaseLogger, coordinates: () => Coordinates, event: TraceEvent): void {
+function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
   if (event.type === 'reject') {
     log.warn(
-      { hook: event.hook, ...coordinates(), reason: event.reason, code: event.code },
+      { hook: event.hook, ...coordinatesOf(summary), reason: event.reason, code: event.code },
       'request rejected before the hook was called',
     );
     return;
@@ -166,19 +164,19 @@ function logHookProblem(log: FastifyBaseLogger, coordinates: () => Coordinates, 
   switch (event.outcome) {
     case 'failed-open':
       log.warn(
-        { hook: event.hook, ...coordinates(), failure: event.failure?.kind, error: event.failure?.message },
+        { hook: event.hook, ...coordinatesOf(summary), failure: event.failure?.kind, error: event.failure?.message },
         'hook call failed; ignored (failurePolicy Ignore)',
       );
       return;
     case 'failed-closed':
       log.error(
-        { hook: event.hook, ...coordinates(), failure: event.failure?.kind, error: event.failure?.message },
+        { hook: event.hook, ...coordinatesOf(summary), failure: event.failure?.kind, error: event.failure?.message },
         'hook call failed; request rejected (failurePolicy Fail)',
       );
       return;
     case 'patch-error':
       log.error(
-        { hook: event.hook, ...coordinates(), error: event.failure?.message },
+        { hook: event.hook, ...coordinatesOf(summary), error: event.failure?.message },
         'hook patch could not be applied; request rejected: fix the hook',
       );
       return;
