@@ -60,6 +60,8 @@ export function logDecision(
 
 /** The skip reason of a hook whose matchConditions errored under failurePolicy Ignore (libs/admission). */
 const IGNORED_CONDITION_ERRORS = 'matchConditions:ignored-errors';
+/** The reject reason of a hook whose matchConditions errored under failurePolicy Fail (libs/admission). */
+const FAILED_CONDITIONS = 'matchConditions';
 
 const FAIL_OPEN_MESSAGE = 'a hook failed under failurePolicy Ignore; the request goes on without it';
 
@@ -111,7 +113,7 @@ function logDenial(log: FastifyBaseLogger, summary: RequestSummary, outcome: Cha
   const failClosed =
     decisive !== undefined &&
     ((decisive.type === 'call' && decisive.outcome === 'failed-closed') ||
-      (decisive.type === 'reject' && decisive.reason === 'matchConditions'));
+      (decisive.type === 'reject' && decisive.reason === FAILED_CONDITIONS));
   log.info(
     {
       decision: (failClosed ? 'fail-closed' : 'denied') satisfies DecisionKind,
