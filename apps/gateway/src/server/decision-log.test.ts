@@ -95,6 +95,16 @@ describe('decision lines', () => {
       reason: /matchConditions/,
     },
     {
+      name: 'fail-closed matchConditions (failurePolicy Fail)',
+      hook: {
+        name: 'strict-conditions.example.com',
+        url: 'allow',
+        matchConditions: [{ name: 'missing-field', expression: 'object.metadata.labels.team == "a"' }],
+      },
+      line: { decision: 'fail-closed', hook: 'strict-conditions.example.com', code: 403 },
+      reason: /^pods "web" is forbidden: expression /,
+    },
+    {
       name: 'a fail-closed call (failurePolicy Fail)',
       hook: { name: 'uid.example.com', url: 'wrongUid' },
       line: { decision: 'fail-closed', hook: 'uid.example.com', code: 500 },
