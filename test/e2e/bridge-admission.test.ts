@@ -243,7 +243,7 @@ describe('bridge webhooks through the gateway process', () => {
       level: 'debug',
       uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d',
       namespace: 'default',
-      name: 'web',
+      objectName: 'web',
       allowed: false,
       code: 403,
     });
@@ -254,7 +254,7 @@ describe('bridge webhooks through the gateway process', () => {
     expect(warn).toMatchObject({
       resource: 'v1/services',
       namespace: 'default',
-      name: 'web',
+      objectName: 'web',
       uid: 'b7f3c5de-0b3e-4a1f-9d2c-5f1e2a3b4c5d',
       failure: 'timeout',
     });

@@ -2,6 +2,8 @@
  * @hookgate/observability: the logger setup and metric definitions every Hookgate process shares.
  *
  *   const log = createLogger({ component: 'gateway', level: 'info' });
+ *   const registryLog = componentLogger(log, 'registry'); // its lines say component: registry
+ *   const nextRequestId = createRequestIds(); // reqId values unique across processes
  *   const registry = createMetricsRegistry({ collectDefault: true });
  *   const metrics = createGatewayMetrics(registry);
  *   metrics.hookRequests.inc({ name, phase: 'mutating', operation: 'CREATE', code: clampCode(200), rejected: 'false' });
@@ -9,5 +11,6 @@
  *   //   worker: exposeWorkerMetrics([registry]); primary: clusterMetricsSource()
  */
 export * from './logger.js';
+export * from './request-id.js';
 export * from './metrics.js';
 export * from './cluster-metrics.js';

@@ -34,7 +34,7 @@ export { HookCallError } from './hook-call-error.js';
 export { HealthState } from './health.js';
 // Self-registration with the gateway's Registry: backoff, lease renewal, re-registration after a gateway restart.
 export * from './registration/index.js';
-export type { PluginLogger } from './logger.js';
+export { createPluginLogger, type PluginLogger, type PluginLoggerOptions } from './logger.js';
 export {
   PluginConfigError,
   FieldReader,

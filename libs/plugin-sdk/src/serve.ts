@@ -87,7 +87,8 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
         uid: request?.uid ?? message.uid,
         kind: request?.kind?.kind,
         namespace: request?.namespace,
-        name: request?.name,
+        // Not `name`: pino-pretty shows that field as the logger's name.
+        objectName: request?.name,
         operation: request?.operation,
         code: grpc.status[error.code],
         err: error.cause instanceof Error ? { type: error.cause.name, stack: error.cause.stack } : undefined,

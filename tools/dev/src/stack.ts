@@ -5,18 +5,23 @@
  *
  * Environment: REDIS_URL (else 127.0.0.1:6379, else a redis-server of its own), HOOKGATE_PORT,
  * HOOKGATE_METRICS_PORT, HOOKGATE_STACK_DIR (default .hookgate/dev).
+ *
+ * Its own lines are in the schema of every Hookgate process (component `stack`), so the whole
+ * output reads well through `npm start | npx pino-pretty`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
+import { createLogger } from '@hookgate/observability';
 import { ensureRedis } from './redis.js';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 const PLUGINS = ['pod-defaults', 'required-labels', 'immutable-fields', 'ledger'] as const;
 
 const children: { name: string; child: ChildProcess }[] = [];
+const log = createLogger({ component: 'stack' });
 let stopping = false;
 
 async function main(): Promise<void> {
@@ -30,7 +35,7 @@ async function main(): Promise<void> {
 
   const redis = await ensureRedis();
   process.once('exit', () => void redis.stop());
-  log(`redis: ${redis.url} (${redis.source})`);
+  log.info({ redis: redis.url, source: redis.source }, 'redis ready');
 
   for (const name of PLUGINS) {
     const pluginDir = join(repo, 'apps/plugins', name);
@@ -66,14 +71,15 @@ async function main(): Promise<void> {
   start('gateway', [join(repo, 'apps/cli/bin/hookgate.mjs'), 'serve', '--config', configDir], {});
   await waitReady(`http://127.0.0.1:${metrics.port}/readyz`);
   const ca = join(dir, 'state/tls/ca.crt');
-  log(
-    `ready. admission https://127.0.0.1:${admission.port} (CA ${ca}), metrics http://127.0.0.1:${metrics.port}/metrics`,
+  log.info(
+    {
+      admission: `https://127.0.0.1:${admission.port}`,
+      ca,
+      metrics: `http://127.0.0.1:${metrics.port}/metrics`,
+      try: `curl -s --cacert ${ca} -H 'Content-Type: application/json' --data @test/fixtures/corpus/admission-reviews/kubewarden-policy-server-pod-create.json https://127.0.0.1:${admission.port}/mutate`,
+    },
+    'stack ready; Ctrl-C stops it',
   );
-  log(`try: curl -s --cacert ${ca} -H 'Content-Type: application/json' \\`);
-  log(
-    `       --data @test/fixtures/corpus/admission-reviews/kubewarden-policy-server-pod-create.json https://127.0.0.1:${admission.port}/mutate`,
-  );
-  log('Ctrl-C stops the stack.');
 }
 
 function start(name: string, args: string[], env: Record<string, string>): void {
@@ -85,7 +91,7 @@ function start(name: string, args: string[], env: Record<string, string>): void 
   children.push({ name, child });
   child.once('exit', (code, signal) => {
     if (stopping) return;
-    log(`${name} exited (${signal ?? code}); stopping the stack`);
+    log.error({ process: name, exit: signal ?? code }, 'a stack process exited; stopping the stack');
     void stop(1);
   });
 }
@@ -123,13 +129,9 @@ async function stop(code: number): Promise<void> {
   process.exit(code);
 }
 
-function log(line: string): void {
-  console.log(`[stack] ${line}`);
-}
-
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 main().catch((error: unknown) => {
-  console.error(`[stack] ${error instanceof Error ? error.message : String(error)}`);
+  log.error({ error: error instanceof Error ? error.message : String(error) }, 'the stack could not start');
   void stop(1);
 });

@@ -1,4 +1,4 @@
-/** The subset of pino the registry logs with (pass the gateway's pino logger, or a child of it). */
+/** The subset of pino the registry logs with: pass `componentLogger(log, 'registry')` (@hookgate/observability). */
 export interface RegistryLogger {
   debug(fields: object, message: string): void;
   info(fields: object, message: string): void;

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createMetricsRegistry } from '@hookgate/observability';
@@ -23,12 +24,12 @@ describe('the primary Registry', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function open(gateway: Record<string, unknown> = {}) {
+  async function open(gateway: Record<string, unknown> = {}, logger = log) {
     const tmp = await tempDir();
     cleanups.push(tmp.cleanup);
     const loaded = await loadTestConfiguration(tmp.dir, gateway);
     const metrics = createMetricsRegistry();
-    const registry: PrimaryRegistry = await openPrimaryRegistry(loaded, log, metrics);
+    const registry: PrimaryRegistry = await openPrimaryRegistry(loaded, logger, metrics);
     cleanups.push(() => registry.close());
     const client: RegistryClient = newRegistryClient(
       `unix://${loaded.gateway.registry.socket}`,
@@ -122,5 +123,17 @@ describe('the primary Registry', () => {
     await expect(readFile(loaded.gateway.registry.socket)).rejects.toThrow(/ENOENT/);
     expect(await metrics.metrics()).toContain('hookgate_registry_registrations{lease="active"} 0');
     await registry.close();
+  });
+
+  it('logs as component registry, the field written once on each line', async () => {
+    const raw: string[] = [];
+    const destination = new Writable({
+      write: (chunk: Buffer, _e, done) => (raw.push(...chunk.toString().split('\n').filter(Boolean)), done()),
+    });
+    const { register } = await open({}, createLogger({ component: 'gateway', base: { role: 'primary' }, destination }));
+    await register('team');
+    const lines = raw.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.find((l) => l['plugin'] === 'team')).toMatchObject({ component: 'registry', role: 'primary' });
+    for (const line of raw) expect(line.split('"component":').length - 1, line).toBe(1);
   });
 });

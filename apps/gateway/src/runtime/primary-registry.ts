@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { ok, type Result } from '@hookgate/admission';
 import type { ConfigError, LoadedConfiguration } from '@hookgate/config';
-import type { Logger } from '@hookgate/observability';
+import { componentLogger, type Logger } from '@hookgate/observability';
 import type { Registry } from 'prom-client';
 import {
   RegistrationStore,
@@ -60,7 +60,7 @@ export async function openPrimaryRegistry(
 
   // Registrations are validated as static files are: http:// loopback URLs included.
   const store = new RegistrationStore({ static: staticSourcesOf(configuration), allowHttpLoopback: true });
-  const registryLog = log.child({ component: 'registry' });
+  const registryLog = componentLogger(log, 'registry');
   const running: RunningRegistry = await startRegistry({
     store,
     socket: gateway.registry.socket,

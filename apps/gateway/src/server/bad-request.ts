@@ -81,7 +81,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const reword = error.code === undefined ? undefined : CLIENT_ERRORS[error.code];
     if (reword !== undefined || error.statusCode === 400) {
       const message = reword ? reword(error) : error.message;
-      request.log.warn({ err: { code: error.code, message } }, 'bad admission request');
+      // Flat fields: pino's err serializer would turn this plain object into an empty-stack pseudo-error.
+      request.log.warn({ code: 400, errorCode: error.code, error: message }, 'bad admission request');
       return reply.code(400).send(failureStatus(400, 'BadRequest', message, HG_ERR_GATEWAY_BAD_REQUEST.code));
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {

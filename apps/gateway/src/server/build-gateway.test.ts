@@ -246,7 +246,7 @@ describe('buildGateway', () => {
       operation: 'CREATE',
       resource: 'v1/pods',
       namespace: 'default',
-      name: 'web',
+      objectName: 'web',
       allowed: true,
       mutated: true,
     });

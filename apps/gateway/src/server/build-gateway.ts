@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { EncodeAnnotationsOptions, HookInvoker } from '@hookgate/admission';
-import type { GatewayMetrics, Logger } from '@hookgate/observability';
+import { createRequestIds, type GatewayMetrics, type Logger } from '@hookgate/observability';
 import { secureContextOptions, type TlsMaterial, type TlsMaterialSource } from '../tls/index.js';
 import { admissionHandler } from './admission-route.js';
 import { registerApiserverAuth } from './apiserver-auth.js';
@@ -40,6 +40,8 @@ export interface GatewayDeps {
   /** Monotonic clock in ms; the chain's deadlines and the invokers' timers use it. */
   readonly now?: () => number;
   readonly newUid?: () => string;
+  /** The `reqId` of each request's log lines; by default unique across workers (createRequestIds). */
+  readonly newRequestId?: () => string;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -56,6 +58,8 @@ export function buildGateway(options: GatewayOptions, deps: GatewayDeps): Fastif
     loggerInstance: deps.logger,
     // One decision line per request replaces fastify's incoming/completed lines.
     logController: new LogController({ disableRequestLogging: true }),
+    // fastify's default counts from req-1 in every worker: ids would repeat across workers and restarts.
+    genReqId: deps.newRequestId ?? createRequestIds(),
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     // The apiserver waits at most 30 s per call. A client that takes a minute to send its request,
     // or sits on a connection silent for two, is not the apiserver: free its memory and socket.

@@ -1,11 +1,31 @@
 /**
- * The per-request decision trace at debug level (matched and skipped hooks with reasons, time per
- * hook, outcome), and one warn line per hook failure naming hook, resource, namespace, name and uid.
- * Built from ChainOutcome.trace only: object contents never reach these lines.
+ * What the gateway logs about each admission decision, built from ChainOutcome.trace and the
+ * request summary only, so object contents never reach these lines:
+ * - one info line per denial and per failure-policy decision (`decision`: denied, fail-closed,
+ *   fail-open), naming hook, uid, operation, resource, namespace, objectName and reason;
+ * - one warn/error line per hook problem, saying what to fix;
+ * - the per-request trace at debug level (matched and skipped hooks with reasons, time per hook).
+ * The object's name is `objectName`: pino-pretty shows a field called `name` as the logger's name.
  */
 import type { ChainOutcome, TraceEvent } from '@hookgate/admission';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestSummary } from './request-summary.js';
+
+/** The `decision` field of a decision line. */
+export type DecisionKind = 'denied' | 'fail-closed' | 'fail-open';
+
+/** A reason is a status or failure message; a hook's message can be long, a log line must not be. */
+const MAX_REASON_LENGTH = 512;
+
+/** Where a request points, on every decision and problem line. */
+interface Coordinates {
+  readonly uid: string;
+  readonly phase: RequestSummary['phase'];
+  readonly operation: string;
+  readonly resource: string;
+  readonly namespace: string;
+  readonly objectName: string;
+}
 
 export function logDecision(
   log: FastifyBaseLogger,
@@ -13,12 +33,21 @@ export function logDecision(
   outcome: ChainOutcome,
   durationMs: number,
 ): void {
-  for (const event of outcome.trace) logHookProblem(log, summary, event);
+  for (const event of outcome.trace) {
+    // Most events are fine calls or plain skips: nothing to log, nothing to allocate.
+    if (event.type === 'conditions' || (event.type === 'call' && event.outcome === 'allowed')) continue;
+    if (event.type === 'skip' && event.reason !== IGNORED_CONDITION_ERRORS) continue;
+    logFailOpen(log, summary, event);
+    logHookProblem(log, summary, event);
+  }
+  if (!outcome.allowed) logDenial(log, summary, outcome);
   // Building the trace costs allocations: only when someone reads debug lines.
   if (log.level !== 'debug' && log.level !== 'trace') return;
   log.debug(
     {
-      ...summary,
+      ...coordinatesOf(summary),
+      kind: summary.kind,
+      dryRun: summary.dryRun,
       allowed: outcome.allowed,
       code: outcome.status?.code ?? 200,
       mutated: outcome.patch !== undefined && outcome.patch.length > 0,
@@ -26,6 +55,81 @@ export function logDecision(
       trace: outcome.trace.map(describeEvent),
     },
     'admission decision',
+  );
+}
+
+/** The skip reason of a hook whose matchConditions errored under failurePolicy Ignore (libs/admission). */
+const IGNORED_CONDITION_ERRORS = 'matchConditions:ignored-errors';
+/** The reject reason of a hook whose matchConditions errored under failurePolicy Fail (libs/admission). */
+const FAILED_CONDITIONS = 'matchConditions';
+
+const FAIL_OPEN_MESSAGE = 'a hook failed under failurePolicy Ignore; the request goes on without it';
+
+function coordinatesOf(summary: RequestSummary): Coordinates {
+  return {
+    uid: summary.uid,
+    phase: summary.phase,
+    operation: summary.operation,
+    resource: summary.resource,
+    namespace: summary.namespace,
+    objectName: summary.name,
+  };
+}
+
+/** failurePolicy Ignore let the request go on without this hook: a failed call, or erroring matchConditions. */
+function logFailOpen(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
+  if (event.type === 'skip') {
+    log.info(
+      {
+        decision: 'fail-open' satisfies DecisionKind,
+        hook: event.hook,
+        ...coordinatesOf(summary),
+        reason: 'matchConditions could not be evaluated; the hook was not called',
+      },
+      FAIL_OPEN_MESSAGE,
+    );
+    return;
+  }
+  if (event.type !== 'call' || event.outcome !== 'failed-open') return;
+  log.info(
+    {
+      decision: 'fail-open' satisfies DecisionKind,
+      hook: event.hook,
+      ...coordinatesOf(summary),
+      reason: cap(event.failure?.message ?? 'hook call failed'),
+      failure: event.failure?.kind,
+    },
+    FAIL_OPEN_MESSAGE,
+  );
+}
+
+/**
+ * One line per denied request, naming the hook whose answer the apiserver gets: the first
+ * rejecting event (the mutating chain stops at it; the validating chain records calls as they
+ * finish, and the first error to arrive is the answer). An unexpected chain error names no hook.
+ */
+function logDenial(log: FastifyBaseLogger, summary: RequestSummary, outcome: ChainOutcome): void {
+  const decisive = outcome.trace.find(isRejection);
+  const failClosed =
+    decisive !== undefined &&
+    ((decisive.type === 'call' && decisive.outcome === 'failed-closed') ||
+      (decisive.type === 'reject' && decisive.reason === FAILED_CONDITIONS));
+  log.info(
+    {
+      decision: (failClosed ? 'fail-closed' : 'denied') satisfies DecisionKind,
+      ...(decisive !== undefined ? { hook: decisive.hook } : {}),
+      ...coordinatesOf(summary),
+      reason: cap(outcome.status?.message ?? 'denied'),
+      code: outcome.status?.code,
+      ...(decisive?.type === 'call' && decisive.failure ? { failure: decisive.failure.kind } : {}),
+    },
+    failClosed ? 'admission request denied: a hook failed under failurePolicy Fail' : 'admission request denied',
+  );
+}
+
+function isRejection(event: TraceEvent): boolean {
+  return (
+    event.type === 'reject' || (event.type === 'call' && event.outcome !== 'allowed' && event.outcome !== 'failed-open')
   );
 }
 
@@ -51,24 +155,9 @@ function describeEvent(event: TraceEvent): Record<string, unknown> {
 }
 
 function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
-  // Most events are fine calls: nothing to log, nothing to allocate.
-  if (
-    event.type === 'skip' ||
-    event.type === 'conditions' ||
-    (event.type === 'call' && (event.outcome === 'allowed' || event.outcome === 'denied'))
-  )
-    return;
-  const where = {
-    uid: summary.uid,
-    phase: summary.phase,
-    operation: summary.operation,
-    resource: summary.resource,
-    namespace: summary.namespace,
-    name: summary.name,
-  };
   if (event.type === 'reject') {
     log.warn(
-      { hook: event.hook, ...where, reason: event.reason, code: event.code },
+      { hook: event.hook, ...coordinatesOf(summary), reason: event.reason, code: event.code },
       'request rejected before the hook was called',
     );
     return;
@@ -77,25 +166,29 @@ function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: 
   switch (event.outcome) {
     case 'failed-open':
       log.warn(
-        { hook: event.hook, ...where, failure: event.failure?.kind, error: event.failure?.message },
+        { hook: event.hook, ...coordinatesOf(summary), failure: event.failure?.kind, error: event.failure?.message },
         'hook call failed; ignored (failurePolicy Ignore)',
       );
       return;
     case 'failed-closed':
       log.error(
-        { hook: event.hook, ...where, failure: event.failure?.kind, error: event.failure?.message },
+        { hook: event.hook, ...coordinatesOf(summary), failure: event.failure?.kind, error: event.failure?.message },
         'hook call failed; request rejected (failurePolicy Fail)',
       );
       return;
     case 'patch-error':
       log.error(
-        { hook: event.hook, ...where, error: event.failure?.message },
+        { hook: event.hook, ...coordinatesOf(summary), error: event.failure?.message },
         'hook patch could not be applied; request rejected: fix the hook',
       );
       return;
     default:
       return;
   }
+}
+
+function cap(text: string): string {
+  return text.length <= MAX_REASON_LENGTH ? text : `${text.slice(0, MAX_REASON_LENGTH)}…(${text.length} characters)`;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

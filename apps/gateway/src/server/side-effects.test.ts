@@ -53,7 +53,7 @@ describe('loggingSideEffectSink', () => {
       key: 'ns/web',
       uid: 'u1',
       namespace: 'ns',
-      name: 'web',
+      objectName: 'web',
     });
     expect(JSON.stringify(lines)).not.toContain('secret-payload');
     expect(await registry.metrics()).toContain(

@@ -41,7 +41,8 @@ export function loggingSideEffectSink(log: Logger, metrics: GatewayMetrics): Sid
           operation: context.operation,
           resource: context.resource,
           namespace: context.namespace,
-          name: context.name,
+          // Not `name`: pino-pretty shows that field as the logger's name.
+          objectName: context.name,
           allowed: context.allowed,
         };
         if (effect.violation === 'dry-run') {

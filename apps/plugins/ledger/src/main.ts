@@ -4,8 +4,7 @@
  * in-flight calls, close Redis, exit.
  */
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { servePlugin } from '@hookgate/plugin-sdk';
+import { createPluginLogger, servePlugin } from '@hookgate/plugin-sdk';
 import { loadLedgerConfig } from './config.js';
 import { buildLedgerPlugin, DEFAULT_HOOK } from './plugin.js';
 import { connectRedis, watchRedis } from './redis.js';
@@ -20,7 +19,7 @@ async function main(): Promise<void> {
       'usage: ledger --config <file.yaml> --listen <unix:///path.sock | host:port> [--hook <webhook name>]',
     );
   }
-  const logger = pino({ name: 'ledger' });
+  const logger = createPluginLogger('ledger');
   const config = await loadLedgerConfig(values.config);
   const redis = await connectRedis(process.env);
   watchRedis(redis, logger);
