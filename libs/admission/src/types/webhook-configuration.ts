@@ -3,7 +3,7 @@
  * field names verbatim, plus Hookgate's one extension: `clientConfig.plugin`.
  * Everything is optional here because this is what users write; defaults.ts fills it in.
  */
-import type { JsonObject } from '../review/types.js';
+import type { JsonObject } from './json.js';
 
 export type ConfigApiVersion = 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
 export type ConfigKind = 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
