@@ -93,7 +93,7 @@ export default {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist|\\.nx|tmp)/' },
+    exclude: { path: '(^|/)(node_modules|dist|coverage|tmp|\\.nx|\\.git|\\.hookgate)/' },
     // Type-only imports count: a cycle of types couples modules as much as one of values.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

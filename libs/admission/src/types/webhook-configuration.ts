@@ -1,7 +1,7 @@
 /**
  * admissionregistration.k8s.io v1 and v1beta1 webhook configuration wire types,
  * field names verbatim, plus Hookgate's one extension: `clientConfig.plugin`.
- * Everything is optional here because this is what users write; defaults.ts fills it in.
+ * Everything is optional here because this is what users write; config/defaults.ts fills it in.
  */
 import type { JsonObject } from './json.js';
 
