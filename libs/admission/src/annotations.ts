@@ -5,8 +5,8 @@
  */
 import type { DecodedPatch } from './patch/json-patch.js';
 import { compactGoJson, encodeGoString } from './patch/go-json.js';
-import { isQualifiedName } from './config/names.js';
-import { compareByteWise } from './config/hook.js';
+import { isQualifiedName } from './validation/names.js';
+import { compareByteWise } from './byte-wise-order.js';
 
 export const MUTATION_PREFIX = 'mutation.webhook.admission.k8s.io/';
 export const PATCH_PREFIX = 'patch.webhook.admission.k8s.io/';

@@ -10,13 +10,26 @@
  *   reply(encodeReview(review.value.version, review.value.request.uid, outcome));
  */
 export * from './result.js';
-export type * from './review/types.js';
-export type * from './config/types.js';
-export type * from './hook.js';
-export type * from './errors/hook-failure.js';
-export type * from './chain/invoker.js';
-export type * from './patch/types.js';
+export type * from './types/index.js';
+export * from './errors/index.js';
+export * from './validation/index.js';
+export * from './patch/index.js';
 export * from './review/index.js';
-export * from './config/index.js';
 export * from './match/index.js';
+export * from './config/index.js';
 export * from './chain/index.js';
+export {
+  encodeAnnotationsForApiserver,
+  encodeAnnotationKey,
+  decodeApiserverAnnotationKey,
+  isValidAnnotationKey,
+  AuditAnnotations,
+  mutationAnnotationKey,
+  mutationAnnotationValue,
+  patchAnnotationKey,
+  patchAnnotationValue,
+  failedOpenMutationKey,
+  failedOpenValidatingKey,
+  type EncodeAnnotationsOptions,
+} from './annotations.js';
+export { WarningRecorder, collectWarnings, isRecordableWarning } from './warnings.js';

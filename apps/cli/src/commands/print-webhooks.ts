@@ -7,8 +7,14 @@ import { caBundleOf, openTlsMaterial } from '@hookgate/gateway/tls';
 import { stringify } from 'yaml';
 import { buildRegistrations } from '../registration.js';
 
+/** The parsed `hookgate print-webhooks` flags (print-webhooks-flags.ts). */
+export interface PrintWebhooksFlags {
+  config: string;
+  urlHost?: string;
+}
+
 export async function printWebhooksCommand(
-  opts: { config: string; urlHost?: string },
+  opts: PrintWebhooksFlags,
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {

@@ -5,9 +5,20 @@
 import { readFile } from 'node:fs/promises';
 import { formatConfigError, loadConfiguration } from '@hookgate/config';
 import { dryRunReview } from '@hookgate/gateway';
-import type { ReviewFlags } from '../main.js';
 import { formatOutcome } from '../format.js';
 import { readReviewInput } from '../review-input.js';
+
+/** The parsed `hookgate review` flags (review-flags.ts). */
+export interface ReviewFlags {
+  config: string;
+  operation: string;
+  resource?: string;
+  namespace?: string;
+  user: string;
+  dryRun?: boolean;
+  timeout: string;
+  output: string;
+}
 
 export async function reviewCommand(
   file: string,

@@ -1,6 +1,18 @@
 /** `hookgate serve`: hands the flags to the gateway runtime (flags override the configuration). */
 import { serve } from '@hookgate/gateway/serve';
-import type { ServeFlags } from '../main.js';
+import type { LogLevel } from '@hookgate/observability';
+
+/** The parsed `hookgate serve` flags (serve-flags.ts). */
+export interface ServeFlags {
+  config: string;
+  host?: string;
+  port?: number;
+  metricsPort?: number;
+  insecureHttp?: boolean;
+  stateDir?: string;
+  workers?: number;
+  logLevel?: LogLevel;
+}
 
 export function serveCommand(flags: ServeFlags): Promise<number> {
   return serve({

@@ -3,11 +3,13 @@
  * version, the deadline, a fresh uid, the invocation itself. Whatever the invoker does (answers,
  * fails, throws, rejects, returns garbage) comes back as a value; this never throws.
  */
-import type { Hook } from '../hook.js';
-import type { HookFailure } from '../errors/hook-failure.js';
-import type { AdmissionRequest, JsonValue, Status } from '../review/types.js';
-import type { PatchOperation } from '../patch/types.js';
-import type { ChainEnv, HookAnswer, HookCall, HookReply } from './invoker.js';
+import type { Hook } from '../types/hook.js';
+import type { HookFailure } from '../types/hook-failure.js';
+import type { AdmissionRequest, Status } from '../types/review.js';
+import type { JsonValue } from '../types/json.js';
+import type { PatchOperation } from '../types/patch-operation.js';
+import type { ChainEnv } from './env.js';
+import type { HookAnswer, HookCall, HookReply } from '../types/invoker.js';
 import {
   cancelledFailure,
   deadlineExceededFailure,

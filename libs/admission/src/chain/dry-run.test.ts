@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SideEffectClass } from '../config/types.js';
+import type { SideEffectClass } from '../types/webhook-configuration.js';
 import { checkDryRun, classifySideEffect } from './dry-run.js';
 
 describe('checkDryRun (§19)', () => {

@@ -2,10 +2,10 @@
  * sideEffects × dryRun (k8s-semantics.md §19), checked for matching hooks only, before the call.
  * Also classifies the side effects a hook reports, for reconciliation.
  */
-import type { Hook } from '../hook.js';
-import type { HookFailure } from '../errors/hook-failure.js';
-import type { AdmissionRequest, Status } from '../review/types.js';
-import type { ReportedSideEffect } from './invoker.js';
+import type { Hook } from '../types/hook.js';
+import type { HookFailure } from '../types/hook-failure.js';
+import type { AdmissionRequest, Status } from '../types/review.js';
+import type { ReportedSideEffect } from './outcome.js';
 import { assertNever } from '../result.js';
 import { dryRunUnsupportedStatus } from '../errors/status.js';
 import { sideEffectsNilFailure } from '../errors/failures.js';

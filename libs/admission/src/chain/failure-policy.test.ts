@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HookFailure, HookFailureKind } from '../errors/hook-failure.js';
+import type { HookFailure, HookFailureKind } from '../types/hook-failure.js';
 import { decideOnFailure } from './failure-policy.js';
 
 const KINDS: HookFailureKind[] = [

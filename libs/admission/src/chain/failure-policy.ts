@@ -4,9 +4,9 @@
  * 500 `Internal error occurred: failed calling webhook "<n>": <reason>`. Rejections, dry-run
  * refusals and patch errors are not HookFailures and never come here.
  */
-import type { FailurePolicyType } from '../config/types.js';
-import type { HookFailure } from '../errors/hook-failure.js';
-import type { Status } from '../review/types.js';
+import type { FailurePolicyType } from '../types/webhook-configuration.js';
+import type { HookFailure } from '../types/hook-failure.js';
+import type { Status } from '../types/review.js';
 import { assertNever } from '../result.js';
 import { callingFailureStatus } from '../errors/status.js';
 

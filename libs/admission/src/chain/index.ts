@@ -1,4 +1,6 @@
 // Public surface of chain/: re-exports only.
+export type { ChainEnv } from './env.js';
+export type { ChainOutcome, TraceEvent, ReportedSideEffect } from './outcome.js';
 export { runMutating } from './mutating.js';
 export { runValidating } from './validating.js';
 export { decideOnFailure, type FailureDecision } from './failure-policy.js';
@@ -15,53 +17,3 @@ export {
 } from './deadline.js';
 export { checkDryRun, classifySideEffect, type DryRunCheck } from './dry-run.js';
 export { ReinvocationTracker } from './reinvocation.js';
-export {
-  buildDenialStatus,
-  internalErrorStatus,
-  callingFailureStatus,
-  formatCallingError,
-  badRequestStatus,
-  dryRunUnsupportedStatus,
-  timeoutStatus,
-  notFoundStatus,
-  namespaceNotFoundStatus,
-  forbiddenStatus,
-  modificationNotSupportedStatus,
-  formatAggregate,
-  formatGroupResource,
-  type GroupResource,
-} from '../errors/status.js';
-export {
-  noKnownVersionFailure,
-  sideEffectsNilFailure,
-  deadlineExceededFailure,
-  cancelledFailure,
-  invokerErrorFailure,
-  isHookFailureKind,
-} from '../errors/failures.js';
-export { goQuote } from '../errors/go-quote.js';
-export {
-  decodePatch,
-  applyPatch,
-  diffPatch,
-  isJsonEqual,
-  toPatchOperations,
-  cloneJsonValue,
-  type DecodedPatch,
-  type DecodedOperation,
-} from '../patch/index.js';
-export {
-  encodeAnnotationsForApiserver,
-  encodeAnnotationKey,
-  decodeApiserverAnnotationKey,
-  isValidAnnotationKey,
-  AuditAnnotations,
-  mutationAnnotationKey,
-  mutationAnnotationValue,
-  patchAnnotationKey,
-  patchAnnotationValue,
-  failedOpenMutationKey,
-  failedOpenValidatingKey,
-  type EncodeAnnotationsOptions,
-} from '../annotations.js';
-export { WarningRecorder, collectWarnings, isRecordableWarning } from '../warnings.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HookCall, HookInvoker, HookReply } from './invoker.js';
-import type { Hook } from '../hook.js';
+import type { HookCall, HookInvoker, HookReply } from '../types/invoker.js';
+import type { Hook } from '../types/hook.js';
 import { buildHookSet } from '../match/index.js';
 import { runMutating } from './mutating.js';
 import {

@@ -3,11 +3,14 @@
  * JSON patch applied before the next hook is matched, at most one round of re-invocation, and one
  * combined patch (received object → final object) for the apiserver.
  */
-import type { Hook } from '../hook.js';
-import type { HookFailure } from '../errors/hook-failure.js';
-import type { AdmissionRequest, JsonValue, Status } from '../review/types.js';
-import type { PatchOperation } from '../patch/types.js';
-import type { ChainEnv, ChainOutcome, HookAnswer, TraceEvent } from './invoker.js';
+import type { Hook } from '../types/hook.js';
+import type { HookFailure } from '../types/hook-failure.js';
+import type { AdmissionRequest, Status } from '../types/review.js';
+import type { JsonValue } from '../types/json.js';
+import type { PatchOperation } from '../types/patch-operation.js';
+import type { ChainEnv } from './env.js';
+import type { ChainOutcome, TraceEvent } from './outcome.js';
+import type { HookAnswer } from '../types/invoker.js';
 import type { HookSet } from '../match/index.js';
 import { isExemptRequest, shouldCallHook } from '../match/index.js';
 import { undecodablePatchFailure, unsupportedPatchTypeFailure } from '../review/index.js';

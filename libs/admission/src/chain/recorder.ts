@@ -3,10 +3,11 @@
  * (deduplicated, in arrival order), reported side effects and the decision trace.
  * Turned into the ChainOutcome once the verdict is known.
  */
-import type { Hook } from '../hook.js';
-import type { AdmissionRequest, Status } from '../review/types.js';
-import type { PatchOperation } from '../patch/types.js';
-import type { ChainOutcome, HookAnswer, ReportedSideEffect, SideEffect, TraceEvent } from './invoker.js';
+import type { Hook } from '../types/hook.js';
+import type { AdmissionRequest, Status } from '../types/review.js';
+import type { PatchOperation } from '../types/patch-operation.js';
+import type { ChainOutcome, ReportedSideEffect, TraceEvent } from './outcome.js';
+import type { HookAnswer, SideEffect } from '../types/invoker.js';
 import { AuditAnnotations } from '../annotations.js';
 import { WarningRecorder } from '../warnings.js';
 import { classifySideEffect } from './dry-run.js';

@@ -4,7 +4,7 @@
  * change into the re-invoke set; then the hook itself joins that list if it is IfNeeded.
  * So a change never re-invokes the hook that made it, and there is never a round 2.
  */
-import type { Hook } from '../hook.js';
+import type { Hook } from '../types/hook.js';
 
 export class ReinvocationTracker {
   /** IfNeeded hooks invoked since the last change (keyed by Hook.uid). */

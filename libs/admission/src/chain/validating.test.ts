@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HookCall, HookInvoker, HookReply } from './invoker.js';
+import type { HookCall, HookInvoker, HookReply } from '../types/invoker.js';
 import { runValidating } from './validating.js';
 import {
   buildScriptedInvoker,

@@ -4,9 +4,10 @@
  * all are awaited; the first error to arrive is the answer. Warnings and annotations are recorded
  * in arrival order.
  */
-import type { Hook } from '../hook.js';
-import type { AdmissionRequest, Status } from '../review/types.js';
-import type { ChainEnv, ChainOutcome } from './invoker.js';
+import type { Hook } from '../types/hook.js';
+import type { AdmissionRequest, Status } from '../types/review.js';
+import type { ChainEnv } from './env.js';
+import type { ChainOutcome } from './outcome.js';
 import type { HookSet } from '../match/index.js';
 import { isExemptRequest, shouldCallHook } from '../match/index.js';
 import { buildDenialStatus, internalErrorStatus, timeoutStatus } from '../errors/status.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfiguration, defaultWebhook } from './defaults.js';
-import type { ConfigApiVersion, WebhookConfiguration, WebhookSpec } from './types.js';
+import type { ConfigApiVersion, WebhookConfiguration, WebhookSpec } from '../types/webhook-configuration.js';
 
 const V1: ConfigApiVersion = 'admissionregistration.k8s.io/v1';
 const V1BETA1: ConfigApiVersion = 'admissionregistration.k8s.io/v1beta1';

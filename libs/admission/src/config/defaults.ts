@@ -16,7 +16,7 @@ import type {
   WebhookClientConfig,
   WebhookConfiguration,
   WebhookSpec,
-} from './types.js';
+} from '../types/webhook-configuration.js';
 
 export interface VersionDefaults {
   readonly failurePolicy: FailurePolicyType;

@@ -1,8 +1,13 @@
 // compileHooks: ordering, uids, indexes (§1), targets, review versions (§10).
 import { describe, expect, it } from 'vitest';
-import { buildTarget, compareByteWise, compileHooks, pickReviewVersion } from './hook.js';
-import type { ConfigKind, DefaultedConfiguration, DefaultedWebhook, WebhookClientConfig } from './types.js';
-import type { HookTarget } from '../hook.js';
+import { buildTarget, compileHooks, pickReviewVersion } from './hook.js';
+import type {
+  ConfigKind,
+  DefaultedConfiguration,
+  DefaultedWebhook,
+  WebhookClientConfig,
+} from '../types/webhook-configuration.js';
+import type { HookTarget } from '../types/hook.js';
 import { defaultedWebhook } from '../testing/defaulted-webhook.js';
 
 const webhook = (name: string, overrides: Partial<DefaultedWebhook> = {}): DefaultedWebhook =>
@@ -103,18 +108,6 @@ describe('compileHooks: order, uid and index', () => {
     expect(s.mutating).toEqual([]);
     expect(s.validating).toEqual([]);
   });
-});
-
-describe('compareByteWise (Go string <)', () => {
-  it.each([
-    ['equal', 'a', 'a', 0],
-    ['upper case before lower case', 'Z', 'a', -1],
-    ['prefix first', 'ab', 'abc', -1],
-    ['digits before letters', '1', 'a', -1],
-    ['astral after high BMP (UTF-8 order, unlike UTF-16)', '\u{1F600}', '\uFFFD', 1],
-  ] as [string, string, string, number][])('%s', (_name, a, b, sign) =>
-    expect(Math.sign(compareByteWise(a, b))).toBe(sign),
-  );
 });
 
 describe('pickReviewVersion (§10)', () => {

@@ -4,26 +4,14 @@
  * is the position in the flattened list of its phase. Selectors are parsed and CEL compiled here,
  * once per configuration load.
  */
-import type { DefaultedConfiguration, DefaultedWebhook, WebhookClientConfig } from './types.js';
-import type { Hook, HookTarget, Phase } from '../hook.js';
-import type { ReviewVersion } from '../review/types.js';
+import type { DefaultedConfiguration, DefaultedWebhook, WebhookClientConfig } from '../types/webhook-configuration.js';
+import type { Hook, HookTarget, Phase } from '../types/hook.js';
+import type { ReviewVersion } from '../types/review.js';
 import { compileSelector } from '../match/label-selector.js';
 import { compileMatchConditions } from '../match/match-conditions.js';
 import { buildHookSet } from '../match/hook-index.js';
 import type { HookSet } from '../match/hook-index.js';
-
-/** Go's string `<`: byte-wise on UTF-8, which is code point order (not JS's UTF-16 unit order). */
-export function compareByteWise(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const ca = ia.next();
-    const cb = ib.next();
-    if (ca.done || cb.done) return ca.done && cb.done ? 0 : ca.done ? -1 : 1;
-    const d = ca.value.codePointAt(0)! - cb.value.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-}
+import { compareByteWise } from '../byte-wise-order.js';
 
 const KNOWN_REVIEW_VERSIONS: readonly string[] = ['v1', 'v1beta1'];
 

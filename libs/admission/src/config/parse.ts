@@ -4,8 +4,8 @@
  */
 import { err, ok, type Result } from '../result.js';
 import { defaultConfiguration } from './defaults.js';
-import { formatInvalid, type FieldError } from './field-path.js';
-import type { DefaultedConfiguration, WebhookConfiguration } from './types.js';
+import { formatInvalid, type FieldError } from '../validation/field-path.js';
+import type { DefaultedConfiguration, WebhookConfiguration } from '../types/webhook-configuration.js';
 import { validateConfiguration, type ValidateOptions } from './validate.js';
 
 export function parseWebhookConfiguration(

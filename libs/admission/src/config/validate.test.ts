@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFieldError } from './field-path.js';
+import { formatFieldError } from '../validation/field-path.js';
 import { validateConfiguration, type ValidateOptions } from './validate.js';
 
 type Obj = Record<string, unknown>;

@@ -20,7 +20,7 @@ import {
   tooMany,
   type FieldError,
   type FieldPath,
-} from './field-path.js';
+} from '../validation/field-path.js';
 import {
   byteLength,
   isDns1035Label,
@@ -29,8 +29,8 @@ import {
   validateFullyQualifiedName,
   validateLabels,
   validateLabelSelector,
-} from './names.js';
-import type { ConfigApiVersion, ConfigKind } from './types.js';
+} from '../validation/names.js';
+import type { ConfigApiVersion, ConfigKind } from '../types/webhook-configuration.js';
 
 export interface ValidateOptions {
   /** Also accept `http://` URLs to 127.0.0.0/8, ::1 and localhost (local development only). */

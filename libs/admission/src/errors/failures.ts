@@ -2,8 +2,8 @@
  * The calling failures the chain itself raises (the transports raise the others):
  * each is a HookFailure, so failurePolicy decides it like any other calling error (§15).
  */
-import type { Hook, HookTarget } from '../hook.js';
-import type { HookFailure, HookFailureKind } from './hook-failure.js';
+import type { Hook, HookTarget } from '../types/hook.js';
+import type { HookFailure, HookFailureKind } from '../types/hook-failure.js';
 import { goQuote } from './go-quote.js';
 
 // A Record over the union, so a new failure kind does not compile until it is listed here.

@@ -12,7 +12,7 @@ import {
   notFoundStatus,
   timeoutStatus,
 } from './status.js';
-import type { Status } from '../review/types.js';
+import type { Status } from '../types/review.js';
 
 describe('buildDenialStatus (statuserror.go ToStatusErr)', () => {
   const cases: Array<{ name: string; result: Status | undefined; want: Status }> = [

@@ -3,8 +3,9 @@
  * (apimachinery pkg/api/errors/errors.go, apiserver webhook/errors/statuserror.go,
  * util/webhook/error.go). The apiserver's wordings live here and nowhere else.
  */
-import type { HookFailure } from './hook-failure.js';
-import type { JsonValue, Status } from '../review/types.js';
+import type { HookFailure } from '../types/hook-failure.js';
+import type { JsonValue } from '../types/json.js';
+import type { Status } from '../types/review.js';
 import { goQuote } from './go-quote.js';
 
 /** schema.GroupResource: `String()` is `resource` or `resource.group`. */

@@ -11,6 +11,7 @@
  * macros (cel-comprehensions.ts) see one when they are type-checked, and hand it here so the
  * shared prototype's setIterValue is metered for every comprehension, built-in ones included.
  */
+import type { EvaluationBudget } from '../types/evaluation-budget.js';
 
 /** cel-go's per-call cost limit (apiserver celconfig.PerCallLimit), counted here in iterations. */
 const PER_CALL_ITERATIONS = 1_000_000;
@@ -60,17 +61,6 @@ export function meterIterationScopes(scope: IterationScope): void {
     }
     return setIterValue.call(this, value, evaluator);
   };
-}
-
-/**
- * What one webhook's conditions may still spend: iterations, and time on `now`'s clock. The clock
- * is first read once an evaluation has iterated a while, so cheap conditions never read it.
- */
-export interface EvaluationBudget {
-  remaining: number;
-  /** Set at the first clock reading: that reading plus MATCH_CONDITIONS_TIME_MS. */
-  deadline?: number;
-  readonly now?: () => number;
 }
 
 export function matchConditionsBudget(now?: () => number): EvaluationBudget {

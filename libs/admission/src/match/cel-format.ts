@@ -9,7 +9,7 @@ import {
   isDns1123Subdomain,
   isQualifiedName,
   isValidLabelValue,
-} from '../config/names.js';
+} from '../validation/names.js';
 import { goParseRequestUri } from '../go-url.js';
 
 export class KubeFormat {

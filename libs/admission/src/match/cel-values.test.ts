@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionRequest, JsonValue } from '../review/types.js';
+import type { AdmissionRequest } from '../types/review.js';
+import type { JsonValue } from '../types/json.js';
 import { buildCelRequest, toCelRequest, toCelValue } from './cel-values.js';
 
 /** Reads a nested value of a converted document: at(v, 'spec', 'ports', 0). */

@@ -5,8 +5,9 @@
  * doubles. Conversion runs once per object (cached by identity), not once per expression.
  * Gap: a JSON integer beyond 2^53 has already lost precision in JSON.parse.
  */
-import type { AdmissionRequest, JsonValue } from '../review/types.js';
-import type { CelActivation } from '../hook.js';
+import type { AdmissionRequest } from '../types/review.js';
+import type { JsonValue } from '../types/json.js';
+import type { CelActivation } from '../types/hook.js';
 
 const INT64_MIN = -(2 ** 63);
 const INT64_LIMIT = 2 ** 63;

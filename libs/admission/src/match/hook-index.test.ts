@@ -2,9 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileHooks } from '../config/hook.js';
-import type { DefaultedConfiguration, DefaultedWebhook, RuleWithOperations } from '../config/types.js';
-import type { Hook } from '../hook.js';
-import type { Operation } from '../review/types.js';
+import type { DefaultedConfiguration, DefaultedWebhook, RuleWithOperations } from '../types/webhook-configuration.js';
+import type { Hook } from '../types/hook.js';
+import type { Operation } from '../types/review.js';
 import { HookIndex } from './hook-index.js';
 import { findMatchingRule } from './rules.js';
 import type { RuleAttributes } from './rules.js';

@@ -7,7 +7,7 @@
  * subresource and whether the request has a namespace, so the answer is cached per such key.
  * Candidates come back in list order; a request nothing matches gets one shared empty array.
  */
-import type { Hook, Phase } from '../hook.js';
+import type { Hook, Phase } from '../types/hook.js';
 import { findMatchingRule, splitResourceEntry } from './rules.js';
 import type { RuleAttributes } from './rules.js';
 

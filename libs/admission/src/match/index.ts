@@ -24,4 +24,3 @@ export { shouldCallHook } from './should-call.js';
 export type { ShouldCall } from './should-call.js';
 export { HookIndex, buildHookSet } from './hook-index.js';
 export type { HookSet } from './hook-index.js';
-export { compileHooks } from '../config/hook.js';

@@ -1,6 +1,6 @@
 // §5 selector semantics (apimachinery labels.Requirement.Matches / LabelSelectorAsSelector).
 import { describe, expect, it } from 'vitest';
-import type { LabelSelector } from '../config/types.js';
+import type { LabelSelector } from '../types/webhook-configuration.js';
 import { compileSelector, labelMap, labelsOf } from './label-selector.js';
 
 type Labels = Record<string, string>;

@@ -4,10 +4,10 @@
  * An invalid selector matches nothing and carries its parse error, which the dispatcher reports
  * (as a 500) only for hooks whose rules match (§3).
  */
-import type { LabelSelector } from '../config/types.js';
-import type { CompiledSelector } from '../hook.js';
-import { root, formatFieldError } from '../config/field-path.js';
-import { validateLabelSelector } from '../config/names.js';
+import type { LabelSelector } from '../types/webhook-configuration.js';
+import type { CompiledSelector } from '../types/hook.js';
+import { root, formatFieldError } from '../validation/field-path.js';
+import { validateLabelSelector } from '../validation/names.js';
 
 export type Labels = Readonly<Record<string, string>>;
 

@@ -1,9 +1,9 @@
 // TestMatch of kubernetes/apiserver pkg/admission/plugin/webhook/matchconditions/matcher_test.go,
 // then real expressions against real requests (k8s-semantics §9).
 import { describe, expect, it } from 'vitest';
-import type { FailurePolicyType } from '../config/types.js';
-import type { CompiledMatchCondition } from '../hook.js';
-import type { AdmissionRequest } from '../review/types.js';
+import type { FailurePolicyType } from '../types/webhook-configuration.js';
+import type { CompiledMatchCondition } from '../types/hook.js';
+import type { AdmissionRequest } from '../types/review.js';
 import { buildCelActivation, compileMatchConditions, evaluateMatchConditions } from './match-conditions.js';
 import type { MatchConditionsResult } from './match-conditions.js';
 import { podAdmissionRequest } from '../testing/sample-requests.js';

@@ -3,13 +3,14 @@
  * All conditions are evaluated; a `false` skips the hook even when others errored; otherwise
  * errors follow the effective failurePolicy (Fail rejects, Ignore skips).
  */
-import type { MatchCondition, FailurePolicyType } from '../config/types.js';
-import type { CelActivation, CompiledMatchCondition } from '../hook.js';
-import type { AdmissionRequest } from '../review/types.js';
+import type { MatchCondition, FailurePolicyType } from '../types/webhook-configuration.js';
+import type { CelActivation, CompiledMatchCondition } from '../types/hook.js';
+import type { AdmissionRequest } from '../types/review.js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { compileBoolExpression, celErrorText } from './cel.js';
 import { AUTHORIZER_VALUE } from './cel-authorizer.js';
-import { BUDGET_EXHAUSTED_MESSAGE, matchConditionsBudget, runMetered, type EvaluationBudget } from './cel-cost.js';
+import { BUDGET_EXHAUSTED_MESSAGE, matchConditionsBudget, runMetered } from './cel-cost.js';
+import type { EvaluationBudget } from '../types/evaluation-budget.js';
 import { formatAggregate } from '../errors/status.js';
 import { buildCelRequest, toCelRequest, toCelValue } from './cel-values.js';
 

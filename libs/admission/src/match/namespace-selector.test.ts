@@ -1,9 +1,10 @@
 // Ported from kubernetes/apiserver predicates/namespace/matcher_test.go (TestGetNamespaceLabels,
 // TestNotExemptClusterScopedResource) plus §6 of k8s-semantics.md.
 import { describe, expect, it } from 'vitest';
-import type { NamespaceLookup, NamespaceLookupResult } from '../chain/invoker.js';
-import type { LabelSelector } from '../config/types.js';
-import type { JsonValue, Operation } from '../review/types.js';
+import type { NamespaceLookup, NamespaceLookupResult } from '../types/namespace-lookup.js';
+import type { LabelSelector } from '../types/webhook-configuration.js';
+import type { JsonValue } from '../types/json.js';
+import type { Operation } from '../types/review.js';
 import { compileSelector } from './label-selector.js';
 import { matchNamespaceSelector } from './namespace-selector.js';
 import type { NamespaceAttributes } from './namespace-selector.js';

@@ -4,9 +4,9 @@
  * labels come from the object itself; otherwise from the NamespaceLookup (sync when cached,
  * a Promise for a live GET). A missing namespace is a 404 NotFound, any other lookup error a 500.
  */
-import type { NamespaceLookup, NamespaceLookupResult } from '../chain/invoker.js';
-import type { CompiledSelector } from '../hook.js';
-import type { AdmissionRequest } from '../review/types.js';
+import type { NamespaceLookup, NamespaceLookupResult } from '../types/namespace-lookup.js';
+import type { CompiledSelector } from '../types/hook.js';
+import type { AdmissionRequest } from '../types/review.js';
 import { internalErrorStatus, namespaceNotFoundStatus } from '../errors/status.js';
 import { labelsOf } from './label-selector.js';
 import { SELECTOR_MATCHES, SELECTOR_NO_MATCH, selectorError } from './selector-result.js';

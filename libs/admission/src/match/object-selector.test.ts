@@ -1,7 +1,7 @@
 // Ported from kubernetes/apiserver predicates/object/matcher_test.go (TestObjectSelector) plus §7.
 import { describe, expect, it } from 'vitest';
-import type { LabelSelector } from '../config/types.js';
-import type { JsonValue } from '../review/types.js';
+import type { LabelSelector } from '../types/webhook-configuration.js';
+import type { JsonValue } from '../types/json.js';
 import { compileSelector } from './label-selector.js';
 import { matchObjectSelector } from './object-selector.js';
 

@@ -3,8 +3,8 @@
  * match. A null object, or one without `metadata` (CONNECT options such as PodExecOptions), never
  * matches a non-empty selector, even one like `NotIn` that an empty label set would satisfy.
  */
-import type { CompiledSelector } from '../hook.js';
-import type { AdmissionRequest } from '../review/types.js';
+import type { CompiledSelector } from '../types/hook.js';
+import type { AdmissionRequest } from '../types/review.js';
 import { internalErrorStatus } from '../errors/status.js';
 import { labelsOf } from './label-selector.js';
 import { SELECTOR_MATCHES, SELECTOR_NO_MATCH, selectorError } from './selector-result.js';

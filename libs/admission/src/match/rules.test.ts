@@ -1,8 +1,8 @@
 // Tables ported from kubernetes/apiserver pkg/admission/plugin/webhook/predicates/rules/rules_test.go,
 // plus the §2 exemptions and the §4 resource-entry forms of k8s-semantics.md.
 import { describe, expect, it } from 'vitest';
-import type { RuleWithOperations } from '../config/types.js';
-import type { AdmissionRequest, Operation } from '../review/types.js';
+import type { RuleWithOperations } from '../types/webhook-configuration.js';
+import type { AdmissionRequest, Operation } from '../types/review.js';
 import {
   findMatchingRule,
   isExemptRequest,

@@ -3,8 +3,8 @@
  * A rule matches when five tiny predicates all hold; every comparison is exact and case-sensitive.
  * Group, version and resource come from request.resource (the GVR), never from request.kind.
  */
-import type { RuleWithOperations } from '../config/types.js';
-import type { AdmissionRequest } from '../review/types.js';
+import type { RuleWithOperations } from '../types/webhook-configuration.js';
+import type { AdmissionRequest } from '../types/review.js';
 
 /** The request fields rule matching reads. */
 export type RuleAttributes = Pick<AdmissionRequest, 'operation' | 'resource' | 'subResource' | 'namespace'>;

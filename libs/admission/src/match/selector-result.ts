@@ -2,7 +2,7 @@
  * What the namespace and object matchers return, like the apiserver's (bool, *StatusError):
  * an error does not reject by itself; shouldCallHook reports it only if the hook's rules match (§3).
  */
-import type { Status } from '../review/types.js';
+import type { Status } from '../types/review.js';
 
 export type SelectorResult = { readonly matches: true } | { readonly matches: false; readonly error?: Status };
 

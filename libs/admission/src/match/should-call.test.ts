@@ -1,11 +1,12 @@
 // TestShouldCallHook of kubernetes/apiserver pkg/admission/plugin/webhook/generic/webhook_test.go,
 // then the §3 evaluation order and error precedence.
 import { describe, expect, it } from 'vitest';
-import type { NamespaceLookup } from '../chain/invoker.js';
+import type { NamespaceLookup } from '../types/namespace-lookup.js';
 import { compileHooks } from '../config/hook.js';
-import type { DefaultedWebhook, RuleWithOperations } from '../config/types.js';
-import type { Hook } from '../hook.js';
-import type { AdmissionRequest, JsonValue } from '../review/types.js';
+import type { DefaultedWebhook, RuleWithOperations } from '../types/webhook-configuration.js';
+import type { Hook } from '../types/hook.js';
+import type { AdmissionRequest } from '../types/review.js';
+import type { JsonValue } from '../types/json.js';
 import { shouldCallHook } from './should-call.js';
 import type { ShouldCall } from './should-call.js';
 import { defaultedWebhook } from '../testing/defaulted-webhook.js';

@@ -12,9 +12,9 @@
  * hook is matched against the request's own GVR only, as with Exact. Register Hookgate itself with
  * `matchPolicy: Exact` and `*`/`*`/`*\/*` rules so requests arrive in their original version.
  */
-import type { NamespaceLookup } from '../chain/invoker.js';
-import type { CelActivation, Hook } from '../hook.js';
-import type { AdmissionRequest, Status } from '../review/types.js';
+import type { NamespaceLookup } from '../types/namespace-lookup.js';
+import type { CelActivation, Hook } from '../types/hook.js';
+import type { AdmissionRequest, Status } from '../types/review.js';
 import { forbiddenStatus } from '../errors/status.js';
 import { buildCelActivation, evaluateMatchConditions } from './match-conditions.js';
 import { matchNamespaceSelector } from './namespace-selector.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../review/types.js';
+import type { JsonValue } from '../types/json.js';
 import { cloneJsonValue, shallowCopyContainer } from './clone-json.js';
 
 const CASES: Array<{ name: string; value: JsonValue }> = [

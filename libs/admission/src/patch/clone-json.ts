@@ -3,7 +3,7 @@
  * structuredClone or a JSON round trip on an 8 KB object. A member named `__proto__` stays an own
  * member, as JSON.parse makes it, never a prototype.
  */
-import type { JsonObject, JsonValue } from '../review/types.js';
+import type { JsonObject, JsonValue } from '../types/json.js';
 
 export function cloneJsonValue<T extends JsonValue>(value: T): T {
   if (value === null || typeof value !== 'object') return value;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { JsonValue } from '../review/types.js';
+import type { JsonValue } from '../types/json.js';
 import { diffPatch } from './diff.js';
 import { applyPatch, decodePatch, isJsonEqual } from './json-patch.js';
 

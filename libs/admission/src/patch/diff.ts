@@ -3,8 +3,8 @@
  * it received and the object after all hooks (fast-json-patch `compare`, RFC 6902 paths escaped).
  */
 import jsonPatch from 'fast-json-patch';
-import type { JsonValue } from '../review/types.js';
-import type { PatchOperation } from './types.js';
+import type { JsonValue } from '../types/json.js';
+import type { PatchOperation } from '../types/patch-operation.js';
 import { isJsonEqual } from './json-patch.js';
 
 /** Operations turning `original` into `final`; empty when they are JSON-equal. Never mutates either. */

@@ -3,4 +3,4 @@ export { decodePatch, applyPatch, toPatchOperations, isJsonEqual } from './json-
 export type { DecodedPatch, DecodedOperation } from './json-patch.js';
 export { diffPatch } from './diff.js';
 export { cloneJsonValue } from './clone-json.js';
-export { checkGoJsonSyntax, compactGoJson, encodeGoString } from './go-json.js';
+export { redactedJsonSyntaxError } from './go-decode-errors.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
-import type { JsonValue } from '../review/types.js';
+import type { JsonValue } from '../types/json.js';
 import { applyPatch, decodePatch, isJsonEqual, toPatchOperations } from './json-patch.js';
 
 function apply(doc: JsonValue, patch: string) {

@@ -11,7 +11,7 @@ import jsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import type { Result } from '../result.js';
 import { ok, err } from '../result.js';
-import type { JsonObject, JsonValue } from '../review/types.js';
+import type { JsonObject, JsonValue } from '../types/json.js';
 import { goQuote } from '../errors/go-quote.js';
 import { checkGoJsonSyntax, goJsonKind } from './go-json.js';
 import { cloneJsonValue, shallowCopyContainer } from './clone-json.js';

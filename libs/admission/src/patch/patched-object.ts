@@ -6,8 +6,8 @@
  * may be served, so both pass. (A kind the apiserver has registered decodes and fails only at the
  * end of its chain, in the conversion back; Hookgate fails it at once.)
  */
-import type { JsonValue } from '../review/types.js';
-import { notAnObjectError } from '../review/go-decode-errors.js';
+import type { JsonValue } from '../types/json.js';
+import { notAnObjectError } from './go-decode-errors.js';
 
 const typeMeta = (v: JsonValue, key: 'apiVersion' | 'kind'): unknown =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? v[key] : undefined;

@@ -9,11 +9,11 @@ import type {
   AdmissionRequest,
   GroupVersionKind,
   GroupVersionResource,
-  JsonValue,
   Operation,
   ReviewVersion,
   UserInfo,
-} from './types.js';
+} from '../types/review.js';
+import type { JsonValue } from '../types/json.js';
 
 export interface IncomingReview {
   /** The version received; the answer must use the same one. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBase64Text } from './base64.js';
 import { encodeReview, type ReviewOutcome } from './encode.js';
-import type { AdmissionReview, ReviewVersion } from './types.js';
+import type { AdmissionReview, ReviewVersion } from '../types/review.js';
 
 interface Case {
   name: string;

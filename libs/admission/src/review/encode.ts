@@ -3,15 +3,10 @@
  * request, the patch travels as base64 of compact JSON with patchType JSONPatch, and empty
  * warnings/annotations are left out (Go's omitempty), so the wire form matches a Go webhook's.
  */
-import type { PatchOperation } from '../patch/types.js';
+import type { PatchOperation } from '../types/patch-operation.js';
 import { encodeBase64Text } from './base64.js';
-import {
-  REVIEW_API_VERSION,
-  type AdmissionResponse,
-  type AdmissionReview,
-  type ReviewVersion,
-  type Status,
-} from './types.js';
+import { REVIEW_API_VERSION } from './api-version.js';
+import { type AdmissionResponse, type AdmissionReview, type ReviewVersion, type Status } from '../types/review.js';
 
 export interface ReviewOutcome {
   readonly allowed: boolean;

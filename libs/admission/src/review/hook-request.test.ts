@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { HookCall } from '../chain/invoker.js';
-import type { Hook } from '../hook.js';
+import type { HookCall } from '../types/invoker.js';
+import type { Hook } from '../types/hook.js';
 import { buildHookReview, formatGoDuration, hookTimeoutQuery } from './hook-request.js';
-import type { AdmissionRequest } from './types.js';
+import type { AdmissionRequest } from '../types/review.js';
 
 const hook = { name: 'hook.example.com', phase: 'validating' } as Hook;
 const baseRequest: AdmissionRequest = {

@@ -4,14 +4,10 @@
  * always a boolean, object/oldObject/options always present (null when absent; options null for
  * CONNECT), empty userInfo parts omitted. Keys in the Go struct order, so bodies diff cleanly.
  */
-import type { HookCall } from '../chain/invoker.js';
-import {
-  REVIEW_API_VERSION,
-  type AdmissionRequest,
-  type AdmissionReview,
-  type JsonValue,
-  type UserInfo,
-} from './types.js';
+import type { HookCall } from '../types/invoker.js';
+import { REVIEW_API_VERSION } from './api-version.js';
+import { type AdmissionRequest, type AdmissionReview, type UserInfo } from '../types/review.js';
+import { type JsonValue } from '../types/json.js';
 
 function copyUserInfo(info: UserInfo): UserInfo {
   const out: UserInfo = {};

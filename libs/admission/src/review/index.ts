@@ -11,5 +11,4 @@ export {
   type HookHttpResponse,
 } from './verify.js';
 export { encodeBase64, encodeBase64Text, decodeBase64, decodeBase64Text } from './base64.js';
-export { REVIEW_API_VERSION } from './types.js';
-export { redactedJsonSyntaxError } from './go-decode-errors.js';
+export { REVIEW_API_VERSION } from './api-version.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HookCall, HookReply } from '../chain/invoker.js';
-import type { Hook, Phase } from '../hook.js';
+import type { HookCall, HookReply } from '../types/invoker.js';
+import type { Hook, Phase } from '../types/hook.js';
 import { encodeBase64Text } from './base64.js';
-import type { ReviewVersion } from './types.js';
+import type { ReviewVersion } from '../types/review.js';
 import {
   timeoutFailure,
   transportFailure,

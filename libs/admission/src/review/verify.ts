@@ -5,14 +5,15 @@
  * (response present, uid, apiVersion/kind, patch/patchType pairing; v1beta1 is lenient).
  * Every failure's `message` is the reason after `failed calling webhook "<name>": `.
  */
-import type { HookAnswer, HookCall, HookReply } from '../chain/invoker.js';
-import type { HookFailure, HookFailureKind } from '../errors/hook-failure.js';
+import type { HookAnswer, HookCall, HookReply } from '../types/invoker.js';
+import type { HookFailure, HookFailureKind } from '../types/hook-failure.js';
 import { goQuote } from '../errors/go-quote.js';
 import { checkGoJsonSyntax } from '../patch/go-json.js';
 import { decodeBase64Text } from './base64.js';
 import { isJsonBuffer, yamlBodyToValue } from './yaml-body.js';
-import { jsonTypeName, notAnObjectError } from './go-decode-errors.js';
-import type { JsonObject, JsonValue, Status } from './types.js';
+import { jsonTypeName, notAnObjectError } from '../patch/go-decode-errors.js';
+import type { JsonObject, JsonValue } from '../types/json.js';
+import type { Status } from '../types/review.js';
 
 export interface HookHttpResponse {
   readonly httpStatus: number;

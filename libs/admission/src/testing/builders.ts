@@ -11,20 +11,15 @@ import type {
   SideEffectClass,
   WebhookConfiguration,
   WebhookSpec,
-} from '../config/types.js';
-import type { Phase } from '../hook.js';
-import type {
-  AdmissionRequest,
-  GroupVersionKind,
-  GroupVersionResource,
-  JsonObject,
-  JsonValue,
-  Operation,
-} from '../review/types.js';
-import type { ChainEnv, HookInvoker, NamespaceLookup } from '../chain/invoker.js';
+} from '../types/webhook-configuration.js';
+import type { Phase } from '../types/hook.js';
+import type { AdmissionRequest, GroupVersionKind, GroupVersionResource, Operation } from '../types/review.js';
+import type { JsonObject, JsonValue } from '../types/json.js';
+import type { ChainEnv } from '../chain/env.js';
+import type { HookInvoker } from '../types/invoker.js';
+import type { NamespaceLookup } from '../types/namespace-lookup.js';
 import type { HookSet } from '../match/index.js';
-import { compileHooks } from '../match/index.js';
-import { formatConfigurationErrors, parseWebhookConfiguration } from '../config/index.js';
+import { compileHooks, formatConfigurationErrors, parseWebhookConfiguration } from '../config/index.js';
 import { computeRequestBudget, type RequestBudget } from '../chain/deadline.js';
 import type { TestClock } from './test-clock.js';
 import { createTestClock } from './test-clock.js';

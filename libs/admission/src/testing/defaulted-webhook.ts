@@ -2,7 +2,7 @@
  * A webhook as defaultConfiguration leaves it (every default filled in), for tests that feed
  * compileHooks directly and choose only the fields they are about.
  */
-import type { DefaultedWebhook } from '../config/types.js';
+import type { DefaultedWebhook } from '../types/webhook-configuration.js';
 
 /** Matches everything, fails closed, v1 reviews, 10 s; url `https://<name>/` unless overridden. */
 export function defaultedWebhook(name: string, overrides: Partial<DefaultedWebhook> = {}): DefaultedWebhook {

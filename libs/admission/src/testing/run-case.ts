@@ -3,10 +3,12 @@
  * expectation. checkExpectation works on any observed outcome, so the gateway's end-to-end tests
  * can reuse it with what they decoded from a real HTTP answer.
  */
-import type { Phase } from '../hook.js';
-import type { ChainEnv, ChainOutcome } from '../chain/invoker.js';
-import type { JsonObject, JsonValue, Status } from '../review/types.js';
-import type { PatchOperation } from '../patch/types.js';
+import type { Phase } from '../types/hook.js';
+import type { ChainEnv } from '../chain/env.js';
+import type { ChainOutcome } from '../chain/outcome.js';
+import type { JsonObject, JsonValue } from '../types/json.js';
+import type { Status } from '../types/review.js';
+import type { PatchOperation } from '../types/patch-operation.js';
 import { runMutating } from '../chain/mutating.js';
 import { runValidating } from '../chain/validating.js';
 import { applyPatch, decodePatch } from '../patch/json-patch.js';

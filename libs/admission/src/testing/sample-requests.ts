@@ -5,7 +5,7 @@
  *
  *   const review = admissionReviewOf(podAdmissionRequest({ uid: 'u-1', namespace: 'shop' }));
  */
-import type { AdmissionRequest, AdmissionReview } from '../review/types.js';
+import type { AdmissionRequest, AdmissionReview } from '../types/review.js';
 
 /** Pod `web` in namespace `default`, created by `alice`; no secrets in it (tests grep logs for its contents). */
 export function podAdmissionRequest(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {

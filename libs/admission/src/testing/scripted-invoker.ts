@@ -4,9 +4,9 @@
  * verification (review/verify.ts). Only the socket is missing. `timeout` moves the test clock to
  * the call's deadline and fails the call as a timed-out transport would.
  */
-import type { Hook, HookTarget } from '../hook.js';
-import type { HookCall, HookInvoker, HookReply } from '../chain/invoker.js';
-import type { AdmissionReview } from '../review/types.js';
+import type { Hook, HookTarget } from '../types/hook.js';
+import type { HookCall, HookInvoker, HookReply } from '../types/invoker.js';
+import type { AdmissionReview } from '../types/review.js';
 import { buildHookReview, hookTimeoutQuery, timeoutFailure, verifyHookResponse } from '../review/index.js';
 import { respondAsWebhook } from './scripted-webhook.js';
 import type { TestClock } from './test-clock.js';

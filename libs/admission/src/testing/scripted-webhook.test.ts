@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionReview } from '../review/types.js';
+import type { AdmissionReview } from '../types/review.js';
 import { respondAsWebhook, SCRIPTED_BEHAVIOURS } from './scripted-webhook.js';
 import { behaviourOf, buildScriptedInvoker } from './scripted-invoker.js';
 import { buildTestConfiguration, buildTestHookSet, buildTestRequest } from './builders.js';

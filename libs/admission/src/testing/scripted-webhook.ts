@@ -5,7 +5,8 @@
  * chain's unit tests (through the real response verification) and a real HTTP server in the
  * gateway's end-to-end tests.
  */
-import type { AdmissionResponse, AdmissionReview, JsonObject, JsonValue, Status } from '../review/types.js';
+import type { AdmissionResponse, AdmissionReview, Status } from '../types/review.js';
+import type { JsonObject, JsonValue } from '../types/json.js';
 import { encodeBase64Text } from '../review/index.js';
 
 export interface ScriptedHttpResponse {

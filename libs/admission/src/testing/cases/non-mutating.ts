@@ -6,7 +6,7 @@
  * bypasses: webhook names are fully qualified (`disallow` → `disallow.example.com`), rules list all
  * five fields, and sideEffects is set (None under v1; Unknown/Some need a v1beta1 configuration).
  */
-import type { LabelSelector } from '../../config/types.js';
+import type { LabelSelector } from '../../types/webhook-configuration.js';
 import type { ChainCase } from './types.js';
 
 const ns: { readonly runlevel1: LabelSelector } = {

@@ -1,13 +1,10 @@
 /**
  * admission.k8s.io v1 and v1beta1 wire types. Field names are the API's, verbatim.
- * v1beta1 has the same request/response shape; only verification is laxer (see verify.ts).
+ * v1beta1 has the same request/response shape; only verification is laxer (see review/verify.ts).
  */
+import type { JsonObject, JsonValue } from './json.js';
 
 export type ReviewVersion = 'v1' | 'v1beta1';
-export const REVIEW_API_VERSION: Record<ReviewVersion, string> = {
-  v1: 'admission.k8s.io/v1',
-  v1beta1: 'admission.k8s.io/v1beta1',
-};
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -29,10 +26,6 @@ export interface UserInfo {
   groups?: string[];
   extra?: Record<string, string[]>;
 }
-
-/** A JSON value as decoded by JSON.parse. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
 
 export interface AdmissionRequest {
   uid: string;

@@ -9,9 +9,10 @@ import type {
   ReinvocationPolicyType,
   SideEffectClass,
   ConfigApiVersion,
-} from './config/types.js';
-import type { ReviewVersion, JsonValue, AdmissionRequest } from './review/types.js';
-import type { EvaluationBudget } from './match/cel-cost.js';
+} from './webhook-configuration.js';
+import type { JsonValue } from './json.js';
+import type { ReviewVersion, AdmissionRequest } from './review.js';
+import type { EvaluationBudget } from './evaluation-budget.js';
 
 export type Phase = 'mutating' | 'validating';
 
@@ -50,7 +51,7 @@ export interface CompiledMatchCondition {
   readonly expression: string;
   /** Returns the boolean result, or an error text (cel runtime error). Never throws. */
   /**
-   * `budget`: what the webhook's conditions may still spend (cel-cost.ts), shared across them;
+   * `budget`: what the webhook's conditions may still spend (match/cel-cost.ts), shared across them;
    * absent, the condition gets a budget of its own. `budgetExhausted`: the webhook's budget ran
    * out, which fails the whole set rather than this expression.
    */

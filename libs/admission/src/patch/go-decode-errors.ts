@@ -1,5 +1,5 @@
 /** Texts of Go's JSON decoding errors as the apiserver's codec reports them. */
-import { checkGoJsonSyntax } from '../patch/go-json.js';
+import { checkGoJsonSyntax } from './go-json.js';
 
 /** The JSON type name Go's UnmarshalTypeError prints. */
 export function jsonTypeName(v: unknown): string {

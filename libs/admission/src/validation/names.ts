@@ -3,7 +3,7 @@
  * Each checker returns the list of problems (empty = valid), like the Go functions, so callers
  * can turn every message into a FieldError. Exported for the selector compiler too.
  */
-import type { LabelSelector } from './types.js';
+import type { LabelSelector } from '../types/webhook-configuration.js';
 import type { FieldError, FieldPath } from './field-path.js';
 import { forbidden, invalid, required } from './field-path.js';
 

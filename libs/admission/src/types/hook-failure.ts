@@ -1,3 +1,5 @@
+import type { Status } from './review.js';
+
 /**
  * A failure to get a usable answer from a hook: the apiserver's ErrCallingWebhook.
  * These, and only these, are decided by failurePolicy (chain/failure-policy.ts).
@@ -35,5 +37,5 @@ export interface HookFailure {
   /** The status code the apiserver counts in webhook_request_total for this failure (§15 table). */
   readonly code: number;
   /** For http-status failures that carried a metav1.Status: that Status (it becomes the error as-is). */
-  readonly status?: import('../review/types.js').Status;
+  readonly status?: Status;
 }

@@ -1,9 +1,9 @@
 /**
  * admissionregistration.k8s.io v1 and v1beta1 webhook configuration wire types,
  * field names verbatim, plus Hookgate's one extension: `clientConfig.plugin`.
- * Everything is optional here because this is what users write; defaults.ts fills it in.
+ * Everything is optional here because this is what users write; config/defaults.ts fills it in.
  */
-import type { JsonObject } from '../review/types.js';
+import type { JsonObject } from './json.js';
 
 export type ConfigApiVersion = 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
 export type ConfigKind = 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
