@@ -15,7 +15,7 @@ import { newRegistryClient } from '@hookgate/proto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdmissionClient, decodePatch } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { reloadConfig, rewriteConfig, startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { reloadConfig, rewriteConfig, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
 import { podCreateReview } from '../src/pod-review.js';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { startPluginProcess, type PluginProcess as SdkPluginProcess } from '@hookgate/plugin-sdk/testing';
-import { REPO_ROOT } from './gateway-process.js';
+import { REPO_ROOT } from '@hookgate/devtools';
 
 export interface PluginProcess {
   readonly target: string;
