@@ -8,12 +8,20 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { podCreateReview } from '../src/pod-review.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
 
 const review = podCreateReview();
 const json = (value: unknown) => JSON.stringify(value);
+
+/** JSON text of the review with `members` of its request only inside a `__proto__` member (a literal would set the prototype). */
+function membersOnlyInProto(members: readonly string[]): string {
+  const request = review.request as unknown as Record<string, unknown>;
+  const kept = Object.fromEntries(Object.entries(request).filter(([key]) => !members.includes(key)));
+  const hidden = Object.fromEntries(members.map((key) => [key, request[key]]));
+  return json({ ...review, request: kept }).replace(/\}\}$/, `,"__proto__":${json(hidden)}}}`);
+}
 
 const BAD_REQUESTS = [
   { name: 'malformed JSON', body: '{"apiVersion": "admission.k8s.io/v1",', message: /request body is not valid JSON/ },
@@ -48,6 +56,40 @@ const BAD_REQUESTS = [
     name: 'an object that is a string',
     body: json({ ...review, request: { ...review.request, object: 'pod' } }),
     message: /request.object: must be a JSON object or null/,
+  },
+  // Hostile shapes: required members only inside `__proto__` must never count as present.
+  {
+    name: 'a request only inside __proto__',
+    body: `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","__proto__":{"request":${json(review.request)}}}`,
+    message: /request: is missing/,
+  },
+  {
+    name: 'request.kind only inside __proto__',
+    body: membersOnlyInProto(['kind']),
+    message: /request.kind: is required/,
+  },
+  {
+    name: 'request.resource only inside __proto__',
+    body: membersOnlyInProto(['resource']),
+    message: /request.resource: is required/,
+  },
+  {
+    name: 'object metadata that is a list',
+    body: json({ ...review, request: { ...review.request, object: { metadata: ['web'] } } }),
+    message: /request.object.metadata: must be an object, got an array/,
+  },
+  {
+    name: 'object labels that are a string',
+    body: json({ ...review, request: { ...review.request, object: { metadata: { labels: 'app=web' } } } }),
+    message: /request.object.metadata.labels: must be a map of strings, got a string/,
+  },
+  {
+    name: 'an oldObject annotation that is a number',
+    body: json({
+      ...review,
+      request: { ...review.request, operation: 'UPDATE', oldObject: { metadata: { annotations: { replicas: 3 } } } },
+    }),
+    message: /request.oldObject.metadata.annotations\[replicas\]: must be a string, got a number/,
   },
   { name: 'deeply nested JSON', body: `${'['.repeat(200_000)}${']'.repeat(200_000)}`, message: /./ },
   {

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
+import { ensureRedis, startGateway, type GatewayProcess, type RedisHandle } from '@hookgate/devtools';
 import { applyPatch, decodePatch as decodeJsonPatch, type AdmissionRequest, type JsonValue } from '@hookgate/admission';
 import { admit, admitMessage, reconcile } from '@hookgate/plugin-sdk/testing';
 import { newAdmissionPluginClient } from '@hookgate/proto';
@@ -19,7 +19,6 @@ import { parse, stringify } from 'yaml';
 import { AdmissionClient, decodePatch } from '../src/admission-client.js';
 import { BUILTIN_PLUGINS, builtinGatewayConfig, pluginFile, type BuiltinPlugin } from '../src/builtin-plugins.js';
 import { corpusReview, inNamespace, type CorpusReview } from '../src/corpus.js';
-import { startGateway, type GatewayProcess } from '../src/gateway-process.js';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { startBuiltinPlugin, type PluginProcess } from '../src/plugin-process.js';
 

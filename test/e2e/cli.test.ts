@@ -10,7 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { startGateway } from '../src/gateway-process.js';
+import { startGateway } from '@hookgate/devtools';
 import { podCreateReview } from '../src/pod-review.js';
 import { runCli } from '../src/run-cli.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient, decodePatch } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
 import { podCreateReview } from '../src/pod-review.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
 import { FakeApiServer } from '../src/fake-apiserver.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { podCreateReview } from '../src/pod-review.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
 

@@ -12,11 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { newRegistryClient } from '@hookgate/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdmissionClient, decodePatch } from '../src/admission-client.js';
-import { eventually } from '../src/eventually.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { reloadConfig, rewriteConfig, startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { reloadConfig, rewriteConfig, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
 import { podCreateReview } from '../src/pod-review.js';
@@ -36,6 +35,8 @@ const labelled = () =>
   });
 /** No static hooks: whatever the gateway calls came from the Registry. */
 const CONFIG = gatewayConfigYaml([], { workers: 2 });
+/** What other processes do in their own time (a registration reaching every worker, a lease running out). */
+const WAIT = { timeout: 20_000, interval: 100 };
 
 describe('plugins registered through the gateway Registry', () => {
   let dir: string;
@@ -99,12 +100,13 @@ describe('plugins registered through the gateway Registry', () => {
       hooks: ['team-labels-mutating/owner.registered.test', `team-labels-validating/${HOOK}`],
       leaseSeconds: 5,
     });
-    await eventually(
+    // Waits for the registered hook on every worker.
+    await vi.waitFor(
       () =>
         onEveryWorker(async () => {
           expect((await validate(unlabelled()))?.status?.message).toBe(NO_TEAM);
         }),
-      'the registered hook on every worker',
+      WAIT,
     );
     expect(await onEveryWorker(() => validate(labelled()))).toMatchObject({ allowed: true });
     const mutated = await onEveryWorker(() => mutate(labelled()));
@@ -118,10 +120,8 @@ describe('plugins registered through the gateway Registry', () => {
     });
     expect(await metric('hookgate_registry_registrations', { lease: 'active' })).toBe(1);
     // Saved in the state directory (written asynchronously, after the change).
-    await eventually(
-      async () => expect(await savedRegistrations()).toEqual(['team-labels']),
-      'the registration in registrations.json',
-    );
+    // Waits for the registration in registrations.json.
+    await vi.waitFor(async () => expect(await savedRegistrations()).toEqual(['team-labels']), WAIT);
   });
 
   it('keeps the lease renewed while the plugin runs', async () => {
@@ -236,14 +236,15 @@ describe('plugins registered through the gateway Registry', () => {
         'plugin lease expired; its failurePolicy Fail hooks now fail closed until it registers again or is deregistered on purpose, its Ignore hooks are removed',
       20_000,
     );
-    const expired = await eventually(
+    // Waits for the lease message on every worker.
+    const expired = await vi.waitFor(
       () =>
         onEveryWorker(async () => {
           const response = await validate(labelled());
           expect(response?.status?.message).toContain('registration lease expired');
           return response;
         }),
-      'the lease message on every worker',
+      WAIT,
     );
     expect(expired).toMatchObject({ allowed: false, status: { code: 500 } });
     expect(expired?.status?.message).toMatch(
@@ -259,12 +260,13 @@ describe('plugins registered through the gateway Registry', () => {
 
   it('serves the plugin again once it restarts and registers again', async () => {
     plugin = await startRegisteringPlugin();
-    await eventually(
+    // Waits for the restarted plugin to answer on every worker.
+    await vi.waitFor(
       () =>
         onEveryWorker(async () => {
           expect(await validate(labelled())).toMatchObject({ allowed: true });
         }),
-      'the restarted plugin to answer on every worker',
+      WAIT,
     );
     expect((await validate(unlabelled()))?.status?.message).toBe(NO_TEAM);
     expect(decodePatch((await mutate(labelled()))?.patch)).toEqual([
@@ -288,12 +290,13 @@ describe('plugins registered through the gateway Registry', () => {
     expect(restored?.status?.message).toContain(`failed calling webhook "${HOOK}"`);
 
     plugin = await startRegisteringPlugin();
-    await eventually(
+    // Waits for the plugin to answer through the restarted gateway.
+    await vi.waitFor(
       () =>
         onEveryWorker(async () => {
           expect(await validate(labelled())).toMatchObject({ allowed: true });
         }),
-      'the plugin to answer through the restarted gateway',
+      WAIT,
     );
   });
 
@@ -312,40 +315,41 @@ describe('plugins registered through the gateway Registry', () => {
     } finally {
       registry.close();
     }
-    await eventually(
+    // Waits for the hooks to be gone on every worker.
+    await vi.waitFor(
       () =>
         onEveryWorker(async () => {
           expect(await validate(unlabelled())).toEqual({ uid: expect.any(String), allowed: true });
         }),
-      'the hooks to be gone on every worker',
+      WAIT,
     );
-    await eventually(
-      async () => expect(await savedRegistrations()).toEqual([]),
-      'the deregistration in registrations.json',
-    );
+    // Waits for the deregistration in registrations.json.
+    await vi.waitFor(async () => expect(await savedRegistrations()).toEqual([]), WAIT);
     expect(await metric('hookgate_registry_registrations', { lease: 'active' })).toBe(0);
   });
 
   it('removes the hooks of a plugin that deregisters when it shuts down', async () => {
     plugin = await startRegisteringPlugin('--deregister-on-shutdown');
-    await eventually(
+    // Waits for the registered hook.
+    await vi.waitFor(
       () =>
         onEveryWorker(async () => {
           expect((await validate(unlabelled()))?.status?.message).toBe(NO_TEAM);
         }),
-      'the registered hook',
+      WAIT,
     );
     await plugin.stop();
     expect(await plugin.exited).toBe(0);
     await gateway.waitForLog(
       (l) => l.msg === 'plugin deregistered; its hooks are removed' && l['plugin'] === 'team-labels',
     );
-    await eventually(
+    // Waits for the hooks to be gone on every worker.
+    await vi.waitFor(
       () =>
         onEveryWorker(async () => {
           expect(await validate(unlabelled())).toEqual({ uid: expect.any(String), allowed: true });
         }),
-      'the hooks to be gone on every worker',
+      WAIT,
     );
   });
 

@@ -6,13 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import {
-  appliedGeneration,
-  reloadConfig,
-  rewriteConfig,
-  startGateway,
-  type GatewayProcess,
-} from '../src/gateway-process.js';
+import { appliedGeneration, reloadConfig, rewriteConfig, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { podCreateReview } from '../src/pod-review.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';

@@ -23,7 +23,7 @@ import {
 } from '@hookgate/admission/testing';
 import { AdmissionClient, decodePatch, wrapReview } from '../src/admission-client.js';
 import { gatewayConfigYaml } from '../src/gateway-config.js';
-import { readGatewayCa, reloadConfig, startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { readGatewayCa, reloadConfig, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { createTestCa } from '../src/test-certificates.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
 

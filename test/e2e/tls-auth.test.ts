@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml } from '../src/gateway-config.js';
-import { readGatewayCa, startGateway, type GatewayProcess } from '../src/gateway-process.js';
+import { readGatewayCa, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { podCreateReview } from '../src/pod-review.js';
 import { createTestCa, type TestCa, type TestCertificate } from '../src/test-certificates.js';
 

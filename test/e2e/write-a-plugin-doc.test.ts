@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { CLI_BIN, REPO_ROOT } from '../src/gateway-process.js';
+import { CLI_BIN, REPO_ROOT } from '@hookgate/devtools';
 
 const DOC = join(REPO_ROOT, 'docs/write-a-plugin.md');
 const EXAMPLE = join(REPO_ROOT, 'docs/examples/hello-plugin');

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gatewayConfigYaml, type GatewayConfigOptions } from './gateway-config.js';
-import { REPO_ROOT } from './gateway-process.js';
+import { REPO_ROOT } from '@hookgate/devtools';
 
 export const BUILTIN_PLUGINS = ['pod-defaults', 'required-labels', 'immutable-fields', 'ledger'] as const;
 export type BuiltinPlugin = (typeof BUILTIN_PLUGINS)[number];

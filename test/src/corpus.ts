@@ -1,7 +1,7 @@
 /** Real AdmissionReviews from test/fixtures/corpus (collected from public projects), loaded fresh for each use. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from './gateway-process.js';
+import { REPO_ROOT } from '@hookgate/devtools';
 
 export interface CorpusReview {
   apiVersion: string;

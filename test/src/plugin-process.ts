@@ -1,11 +1,11 @@
 /**
- * Plugins as separate processes, started with tsx and stopped by pid: the test fixtures
- * (test/fixtures/plugins, ready once they print `listening <target>`) and the built-in plugins
- * (apps/plugins/<name>/src/main.ts, ready at their `plugin serving` log line).
+ * Plugins as separate processes, through the SDK's startPluginProcess (tsx, stopped by pid): the
+ * test fixtures (test/fixtures/plugins, ready once they print `listening <target>`) and the
+ * built-in plugins (apps/plugins/<name>/src/main.ts, ready at their `plugin serving` log line).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from './gateway-process.js';
+import { startPluginProcess, type PluginProcess as SdkPluginProcess } from '@hookgate/plugin-sdk/testing';
+import { REPO_ROOT } from '@hookgate/devtools';
 
 export interface PluginProcess {
   readonly target: string;
@@ -62,83 +62,28 @@ export function startBuiltinPlugin(
 }
 
 export async function spawnPlugin(options: SpawnPluginOptions): Promise<PluginProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', options.script, ...options.args], {
+  const plugin: SdkPluginProcess = startPluginProcess({
     cwd: REPO_ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    entry: options.script,
+    args: [...options.args],
+    ...(options.env ? { env: { ...options.env } } : {}),
   });
-  const name = options.script.slice(REPO_ROOT.length + 1);
-  let out = '';
-  const stderr: string[] = [];
-  const waiters = new Set<() => void>();
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    for (const wake of [...waiters]) wake();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-  const waitForOutput = (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> =>
-    new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const match = pattern.exec(out);
-        if (match === null) return false;
-        done();
-        resolve(match);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new Error(
-            `${name} did not print ${pattern} within ${timeoutMs} ms; stdout:\n${out.slice(-2000)}\nstderr:\n${stderr.join('')}`,
-          ),
-        );
-      }, timeoutMs);
-      const onExit = (code: number | null) => {
-        done();
-        reject(
-          new Error(
-            `${name} exited with ${code} before printing ${pattern}; stdout:\n${out.slice(-2000)}\nstderr:\n${stderr.join('')}`,
-          ),
-        );
-      };
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(wake);
-        child.off('exit', onExit);
-      };
-      const wake = () => void check();
-      if (check()) return;
-      waiters.add(wake);
-      if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode);
-      else child.once('exit', onExit);
-    });
-
-  const ready = await waitForOutput(options.ready, options.startTimeoutMs ?? 30_000).catch((error: unknown) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const ready = await plugin.waitForOutput(options.ready, options.startTimeoutMs ?? 30_000).catch((error: unknown) => {
+    plugin.kill();
     throw error;
   });
   const target = options.target ?? ready[1];
-  if (target === undefined) throw new Error(`${name}: no target (give one, or capture it in the ready pattern)`);
-  const alive = () => child.exitCode === null && child.signalCode === null;
+  if (target === undefined) {
+    await plugin.stop();
+    throw new Error(`${options.script}: no target (give one, or capture it in the ready pattern)`);
+  }
   return {
     target,
-    pid: child.pid!,
-    exited,
-    stdout: () => out,
-    waitForOutput,
-    kill(signal) {
-      if (alive()) process.kill(child.pid!, signal);
-    },
-    async stop() {
-      if (!alive()) return;
-      process.kill(child.pid!, 'SIGTERM');
-      const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
-      if (!done && alive()) {
-        process.kill(child.pid!, 'SIGKILL');
-        await exited;
-      }
-    },
+    pid: plugin.child.pid!,
+    exited: plugin.exited(),
+    stdout: plugin.stdout,
+    waitForOutput: plugin.waitForOutput,
+    kill: (signal) => plugin.kill(signal),
+    stop: plugin.stop,
   };
 }

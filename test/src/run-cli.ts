@@ -1,6 +1,6 @@
 /** Runs the `hookgate` command as a user would and collects its output. */
 import { execFile } from 'node:child_process';
-import { CLI_BIN, REPO_ROOT } from './gateway-process.js';
+import { CLI_BIN, REPO_ROOT } from '@hookgate/devtools';
 
 export interface CliResult {
   readonly code: number;

@@ -298,6 +298,28 @@ describe('admit: hook errors', () => {
       text: 'is not an AdmissionRequest',
     },
     {
+      name: 'a request whose operation is only inside __proto__',
+      message: {
+        hook: 'return-nothing',
+        phase: 'MUTATING',
+        request: Buffer.from('{"uid": "u", "__proto__": {"operation": "CREATE"}}'),
+      },
+      code: 3,
+      text: 'request for hook "return-nothing" is not an AdmissionRequest',
+    },
+    {
+      name: 'a base review whose request is only inside __proto__',
+      message: {
+        hook: 'return-nothing',
+        phase: 'MUTATING',
+        baseRequest: Buffer.from(
+          `{"kind": "AdmissionReview", "__proto__": {"request": ${JSON.stringify(podRequest())}}, "operation": "x"}`,
+        ),
+      },
+      code: 3,
+      text: 'request for hook "return-nothing" is not an AdmissionRequest',
+    },
+    {
       name: 'no request at all',
       message: { hook: 'return-nothing', phase: 'MUTATING' },
       code: 3,

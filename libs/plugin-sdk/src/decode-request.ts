@@ -84,21 +84,23 @@ function parseStanza(
   return request;
 }
 
+/**
+ * An own member only: JSON.parse makes `__proto__` an own data member, and what sits inside it must
+ * never stand in for the member itself.
+ */
+function ownMember(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
 /** base_request is either the stanza or a whole AdmissionReview whose `request` is the stanza. */
 function stanzaOf(parsed: unknown): unknown {
-  if (parsed !== null && typeof parsed === 'object' && (parsed as { kind?: unknown }).kind === 'AdmissionReview') {
-    return (parsed as { request?: unknown }).request;
-  }
-  return parsed;
+  return ownMember(parsed, 'kind') === 'AdmissionReview' ? ownMember(parsed, 'request') : parsed;
 }
 
 function isRequestStanza(value: unknown): value is AdmissionRequest {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    typeof (value as { operation?: unknown }).operation === 'string'
-  );
+  return !Array.isArray(value) && typeof ownMember(value, 'operation') === 'string';
 }
 
 function applyObjectPatch(request: AdmissionRequest, message: AdmitRequest__Output): void {

@@ -47,3 +47,17 @@ describe('HookContext.object', () => {
     expect(ctx.object).toBeUndefined();
   });
 });
+
+describe('HookContext.annotate', () => {
+  it('keeps every key as an annotation, __proto__ included, and the last value of a key', () => {
+    const ctx = new HookContext('h', 'validating', 0, decodedSource(request({} as KubeObject)), false);
+    ctx.annotate('__proto__', 'x');
+    ctx.annotate('k', 'v1');
+    ctx.annotate('k', 'v2');
+    expect(Object.getPrototypeOf(ctx.annotations)).toBe(Object.prototype);
+    expect(Object.entries(ctx.annotations!)).toEqual([
+      ['__proto__', 'x'],
+      ['k', 'v2'],
+    ]);
+  });
+});

@@ -99,7 +99,13 @@ export class HookContext implements HookRequest<KubeObject> {
   }
 
   annotate(key: string, value: string): void {
-    (this.annotations ??= {})[key] = String(value);
+    // defineProperty: a key named `__proto__` (one copied from the request, say) is an annotation too.
+    Object.defineProperty((this.annotations ??= {}), key, {
+      value: String(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bindAddress, parseListen, removeStaleSocket } from './listen.js';
-import { eventually, tempDir } from '../test/fixtures.js';
+import { tempDir } from './testing/temp-dir.js';
 
 describe('parseListen', () => {
   const cases = [
@@ -79,7 +79,9 @@ describe('removeStaleSocket', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL');
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await eventually(() => !existsSync(live), 'the live socket to be removed on close');
+      await expect
+        .poll(() => !existsSync(live), { timeout: 3_000, message: 'the live socket to be removed on close' })
+        .toBe(true);
       await tmp.cleanup();
     }
   });

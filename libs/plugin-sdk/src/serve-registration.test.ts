@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RegistryService, type RegisterRequest__Output, type RegistryHandlers } from '@hookgate/proto';
 import { definePlugin } from './define-plugin.js';
 import { servePlugin, type PluginServer } from './serve.js';
-import { eventually, tempDir } from '../test/fixtures.js';
+import { tempDir } from './testing/temp-dir.js';
 
 const plugin = definePlugin({
   name: 'labels',
@@ -76,7 +76,7 @@ describe('servePlugin registers with the gateway', () => {
       configurations: [Buffer.from(configuration)],
       leaseSeconds: 10,
     });
-    await eventually(() => calls.register.length >= 2, 'a lease renewal');
+    await expect.poll(() => calls.register.length >= 2, { timeout: 3_000, message: 'a lease renewal' }).toBe(true);
     expect(await server.registration?.deregister()).toEqual(['labels/labels.example.com']);
     expect(calls.deregister).toEqual(['labels']);
   });
@@ -97,7 +97,12 @@ describe('servePlugin registers with the gateway', () => {
     const calls = { register: [] as RegisterRequest__Output[], deregister: [] as string[] };
     const registry = await startRegistry(socket, calls);
     toStop.push(() => registry.forceShutdown());
-    await eventually(() => server.registration?.state.registered === true, 'the registration to succeed');
+    await expect
+      .poll(() => server.registration?.state.registered === true, {
+        timeout: 3_000,
+        message: 'the registration to succeed',
+      })
+      .toBe(true);
     expect(calls.register[0]?.target).toBe(server.target);
   });
 

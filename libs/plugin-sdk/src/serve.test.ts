@@ -12,15 +12,14 @@ import { definePlugin } from './define-plugin.js';
 import { servePlugin, type PluginServer } from './serve.js';
 import {
   admitMessage,
-  eventually,
   gate,
   parsePatch,
   podRequest,
   rawClients,
-  tempDir,
   unaryAdmit,
   type RawClients,
 } from '../test/fixtures.js';
+import { tempDir } from './testing/temp-dir.js';
 
 let slowGate = gate();
 let slowCalls = 0;
@@ -153,12 +152,12 @@ for (const transport of ['unix', 'tcp'] as const) {
       slowGate = gate();
       const before = slowCalls;
       call.write(admitMessage('slow', 'VALIDATING', pod, { id: 1 }));
-      await eventually(() => slowCalls > before, 'the slow hook to start');
+      await expect.poll(() => slowCalls > before, { timeout: 3_000, message: 'the slow hook to start' }).toBe(true);
       call.write(admitMessage('allow', 'VALIDATING', pod, { id: 2 }));
       call.write(admitMessage('throw', 'VALIDATING', pod, { id: 3 }));
       call.write(admitMessage('patch', 'MUTATING', pod, { id: 4 }));
       call.write(admitMessage('missing', 'VALIDATING', pod, { id: 5 }));
-      await eventually(() => answers.length === 4, 'four fast answers');
+      await expect.poll(() => answers.length === 4, { timeout: 3_000, message: 'four fast answers' }).toBe(true);
       slowGate.release();
       call.end();
       await ended;
@@ -260,7 +259,7 @@ describe('servePlugin shutdown', () => {
       const watch = clients.health.Watch({ service: '' });
       watch.on('data', (r: HealthCheckResponse__Output) => statuses.push(r.status));
       watch.on('error', () => undefined);
-      await eventually(() => statuses.length === 1, 'the first Watch status');
+      await expect.poll(() => statuses.length === 1, { timeout: 3_000, message: 'the first Watch status' }).toBe(true);
 
       const call = clients.plugin.AdmitStream();
       const answers: AdmitResponse__Output[] = [];
@@ -268,10 +267,12 @@ describe('servePlugin shutdown', () => {
       const streamEnded = new Promise<void>((resolve) => call.on('end', resolve));
       call.on('error', () => undefined);
       call.write(admitMessage('hold', 'VALIDATING', pod, { id: 9 }));
-      await eventually(() => started === 1, 'the held hook to start');
+      await expect.poll(() => started === 1, { timeout: 3_000, message: 'the held hook to start' }).toBe(true);
 
       const stopped = server.shutdown(5000);
-      await eventually(() => statuses.includes('NOT_SERVING'), 'NOT_SERVING on Watch');
+      await expect
+        .poll(() => statuses.includes('NOT_SERVING'), { timeout: 3_000, message: 'NOT_SERVING on Watch' })
+        .toBe(true);
       held.release();
       await streamEnded;
       await stopped;

@@ -1,8 +1,5 @@
 /** Shared test data and a raw gRPC client for the SDK's tests (no object of consequence here). */
 import * as grpc from '@grpc/grpc-js';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { newAdmissionPluginClient, newHealthClient } from '@hookgate/proto';
 import type { AdmissionPluginClient, AdmitRequest, AdmitResponse__Output, HealthClient } from '@hookgate/proto';
 import type { AdmissionRequest } from '@hookgate/admission';
@@ -36,11 +33,6 @@ export function admitMessage(
   return { hook, phase, uid: request.uid, request: Buffer.from(JSON.stringify(request)), ...extra };
 }
 
-export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-sdk-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
 export interface RawClients {
   readonly plugin: AdmissionPluginClient;
   readonly health: HealthClient;
@@ -70,17 +62,4 @@ export function gate(): { readonly promise: Promise<void>; release(): void } {
   let release!: () => void;
   const promise = new Promise<void>((resolve) => (release = resolve));
   return { promise, release };
-}
-
-/** Polls until check() holds (bounded), for state that changes asynchronously. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 3000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -1,3 +1,15 @@
 /** Development and test tooling shared by the e2e tests, the local stack and the benchmarks. */
 export { ensureRedis, startRedisServer, type RedisHandle } from './redis.js';
 export { freePort } from './free-port.js';
+export {
+  CLI_BIN,
+  REPO_ROOT,
+  appliedGeneration,
+  readGatewayCa,
+  reloadConfig,
+  rewriteConfig,
+  startGateway,
+  type GatewayProcess,
+  type LogLine,
+  type StartGatewayOptions,
+} from './gateway-process.js';

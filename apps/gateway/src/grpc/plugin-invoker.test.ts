@@ -7,21 +7,13 @@ import * as grpc from '@grpc/grpc-js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, servePlugin, type PluginServer } from '@hookgate/plugin-sdk';
+import { tempDir } from '@hookgate/plugin-sdk/testing';
 import { AdmissionPluginService } from '@hookgate/proto';
 import type { AdmitRequest__Output, AdmitResponse } from '@hookgate/proto';
 import type { HookReply } from '@hookgate/admission';
 import { createPluginClient, type PluginClient } from './plugin-client.js';
 import { pluginInvoker } from './plugin-invoker.js';
-import {
-  callFor,
-  eventually,
-  gate,
-  hookFor,
-  podRequest,
-  receivedReview,
-  receivedStanza,
-  tempDir,
-} from './test/fixtures.js';
+import { callFor, gate, hookFor, podRequest, receivedReview, receivedStanza } from './test/fixtures.js';
 
 const held = { gate: gate(), started: 0 };
 const seen: { labels?: unknown; uid?: string }[] = [];
@@ -215,7 +207,9 @@ for (const transport of ['unix', 'tcp'] as const) {
         const abort = new AbortController();
         const invoke = pluginInvoker(new Map([['sdk', client]]));
         const pending = invoke(callFor(hookFor('held', 'validating', 'sdk')), abort.signal);
-        await eventually(() => held.started > before, 'the held hook to start');
+        await expect
+          .poll(() => held.started > before, { timeout: 5_000, message: 'the held hook to start' })
+          .toBe(true);
         abort.abort();
         expect(await pending).toEqual({
           ok: false,
@@ -233,7 +227,9 @@ for (const transport of ['unix', 'tcp'] as const) {
         const before = held.started;
         const invoke = pluginInvoker(new Map([['sdk', client]]));
         const slow = invoke(callFor(hookFor('held', 'validating', 'sdk')), never);
-        await eventually(() => held.started > before, 'the held hook to start');
+        await expect
+          .poll(() => held.started > before, { timeout: 5_000, message: 'the held hook to start' })
+          .toBe(true);
         const fast = await Promise.all(
           [1, 2, 3].map(() => invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)),
         );
@@ -366,7 +362,7 @@ describe("pluginInvoker: messages above gRPC's default 4 MiB", () => {
       const before = held.started;
       const invoke = pluginInvoker(new Map([['sdk', client]]));
       const pending = invoke(callFor(hookFor('held', 'validating', 'sdk')), never);
-      await eventually(() => held.started > before, 'the held hook to start');
+      await expect.poll(() => held.started > before, { timeout: 5_000, message: 'the held hook to start' }).toBe(true);
       const big = await invoke(callFor(hookFor('allow', 'validating', 'sdk'), { request: bigPod() }), never);
       expect(big).toMatchObject({
         ok: false,
@@ -431,7 +427,7 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
       startHeld();
       const before = held.started;
       const inFlight = invoke(callFor(hookFor('held', 'validating', 'sdk')), never);
-      await eventually(() => held.started > before, 'the held hook to start');
+      await expect.poll(() => held.started > before, { timeout: 5_000, message: 'the held hook to start' }).toBe(true);
       await server.shutdown(0); // cut: the held call never answers
       const reply = await inFlight;
       expect(reply).toMatchObject({ ok: false, failure: { kind: 'transport', code: 503 } });
@@ -441,10 +437,12 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
       held.gate.release();
 
       server = await servePlugin(sdkPlugin, { listen: target, logger: false });
-      await eventually(
-        async () => (await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).ok,
-        'a call to succeed after the restart',
-      );
+      await expect
+        .poll(async () => (await invoke(callFor(hookFor('allow', 'validating', 'sdk')), never)).ok, {
+          timeout: 5_000,
+          message: 'a call to succeed after the restart',
+        })
+        .toBe(true);
       expect(client.status()).toMatchObject({ streamOpen: true, circuit: 'disabled' });
     } finally {
       client.close();
@@ -483,7 +481,9 @@ describe('pluginInvoker: stream reopen and circuit breaker', () => {
         definePlugin({ name: 'late', hooks: { allow: { phase: 'validating', validate: () => ({ allowed: true }) } } }),
         { listen: target, logger: false },
       );
-      await eventually(() => client.breaker?.state === 'closed', 'the circuit to close');
+      await expect
+        .poll(() => client.breaker?.state === 'closed', { timeout: 5_000, message: 'the circuit to close' })
+        .toBe(true);
       expect(await call()).toEqual({ ok: true, answer: { allowed: true } });
       expect(transitions[0]).toBe('closed→open');
       expect(transitions.at(-1)).toMatch(/→closed$/);

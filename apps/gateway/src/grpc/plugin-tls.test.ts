@@ -1,10 +1,11 @@
 /** A plugin over TCP with TLS: the SDK serves the certificate, the gateway client checks it against the CA. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, servePlugin, type PluginServer } from '@hookgate/plugin-sdk';
+import { tempDir } from '@hookgate/plugin-sdk/testing';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
 import { createPluginClient, type PluginClientOptions } from './plugin-client.js';
 import { pluginInvoker } from './plugin-invoker.js';
-import { callFor, hookFor, tempDir } from './test/fixtures.js';
+import { callFor, hookFor } from './test/fixtures.js';
 
 const never = new AbortController().signal;
 

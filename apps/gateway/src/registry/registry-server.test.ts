@@ -15,7 +15,8 @@ import { startLeaseSweeper } from './lease-sweeper.js';
 import { RegistrationStore } from './registration-store.js';
 import { startRegistryServer, type RegistryServer } from './registry-server.js';
 import { startRegistry } from './start-registry.js';
-import { configuration, eventually, manualClock, payload, staticSources, tempDir, webhook } from './test/fixtures.js';
+import { tempDir } from '@hookgate/plugin-sdk/testing';
+import { configuration, manualClock, payload, staticSources, webhook } from './test/fixtures.js';
 
 const STATIC = staticSources(
   [{ name: 'quota', target: '127.0.0.1:7001' }],
@@ -211,7 +212,12 @@ describe('Registry gRPC server', () => {
     const sweeper = startLeaseSweeper(store);
     cleanups.push(() => sweeper.stop());
     store.register({ plugin: 'labels', target: 'unix:///run/l.sock', configurations: [LABELS], leaseSeconds: 1 });
-    await eventually(() => store.snapshot().registrations[0]?.lease === 'expired', 'the lease to expire');
+    await expect
+      .poll(() => store.snapshot().registrations[0]?.lease === 'expired', {
+        timeout: 5_000,
+        message: 'the lease to expire',
+      })
+      .toBe(true);
     expect(store.snapshot().registrations[0]?.served.map((c) => c.name)).toEqual(['labels']);
   });
 });

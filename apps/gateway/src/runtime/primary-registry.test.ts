@@ -13,7 +13,8 @@ import { createLogger, createMetricsRegistry } from '@hookgate/observability';
 import { newRegistryClient, type RegistryClient } from '@hookgate/proto';
 import type { RegistryChange } from '../registry/index.js';
 import { openPrimaryRegistry, REGISTRATIONS_FILE, type PrimaryRegistry } from './primary-registry.js';
-import { loadTestConfiguration, tempDir, validatingConfiguration } from './test/configurations.js';
+import { tempDir } from '@hookgate/plugin-sdk/testing';
+import { loadTestConfiguration, validatingConfiguration } from './test/configurations.js';
 
 const log = createLogger({ component: 'test', level: 'silent' });
 const HOOK = 'team.example.com';

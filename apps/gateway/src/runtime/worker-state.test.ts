@@ -10,7 +10,8 @@ import { createGatewayMetrics, createLogger, createMetricsRegistry } from '@hook
 import { RegistrationStore, type RegistrySnapshot } from '../registry/index.js';
 import { buildTestCall } from '../testing/hook-fixtures.js';
 import { staticSourcesOf } from './registry-sources.js';
-import { loadTestConfiguration, tempDir, validatingConfiguration, type TempDir } from './test/configurations.js';
+import { tempDir, type TempDir } from '@hookgate/plugin-sdk/testing';
+import { loadTestConfiguration, validatingConfiguration } from './test/configurations.js';
 import { WorkerState } from './worker-state.js';
 
 const STATIC_HOOK = 'static.example.com';

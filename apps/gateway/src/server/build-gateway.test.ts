@@ -39,6 +39,15 @@ function review(apiVersion = 'admission.k8s.io/v1', overrides: Partial<Admission
   );
 }
 
+/** A review whose request carries `members` only inside a `__proto__` member (JSON text: a literal would set the prototype). */
+function withMembersInProto(members: readonly string[]): string {
+  const request = review().request as unknown as Record<string, unknown>;
+  const kept = Object.fromEntries(Object.entries(request).filter(([key]) => !members.includes(key)));
+  const hidden = Object.fromEntries(members.map((key) => [key, request[key]]));
+  const stanza = `${JSON.stringify(kept).slice(0, -1)},"__proto__":${JSON.stringify(hidden)}}`;
+  return `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":${stanza}}`;
+}
+
 const decode = (patch: string | undefined) =>
   patch ? JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) : undefined;
 
@@ -161,6 +170,33 @@ describe('buildGateway', () => {
       payload: JSON.stringify(review()),
       contentType: 'application/json; charset=latin1',
       message: /unsupported charset "latin1": send the AdmissionReview as UTF-8 JSON/,
+    },
+    // Text, not object literals: in a literal `__proto__:` sets the prototype; JSON.parse makes a member.
+    {
+      name: 'a request only inside __proto__',
+      payload: `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","__proto__":{"request":${JSON.stringify(review().request)}}}`,
+      contentType: 'application/json',
+      message: /request: is missing/,
+    },
+    {
+      name: 'request.kind and request.resource only inside __proto__',
+      payload: withMembersInProto(['kind', 'resource']),
+      contentType: 'application/json',
+      message: /request.kind: is required/,
+    },
+    {
+      name: 'object metadata that is not an object',
+      payload: JSON.stringify(review('admission.k8s.io/v1', { object: { metadata: 'web' } })),
+      contentType: 'application/json',
+      message: /^invalid AdmissionReview: request.object.metadata: must be an object, got a string$/,
+    },
+    {
+      name: 'oldObject labels that are not a map of strings',
+      payload: JSON.stringify(
+        review('admission.k8s.io/v1', { operation: 'UPDATE', oldObject: { metadata: { labels: { app: 1 } } } }),
+      ),
+      contentType: 'application/json',
+      message: /^invalid AdmissionReview: request.oldObject.metadata.labels\[app\]: must be a string, got a number$/,
     },
     {
       name: 'oversized body',

@@ -134,6 +134,23 @@ describe('applyPodDefaults', () => {
       changes: [],
     },
     {
+      name: 'a namespace named like an inherited member (constructor) is not in the map',
+      pod: pod({ containers: [] }),
+      namespace: 'constructor',
+      defaults: { ...containersOnly, copyLabels: ['name', 'length'] },
+      expected: pod({ containers: [] }),
+      changes: [],
+    },
+    {
+      name: 'a request named like an inherited member (constructor) is still defaulted',
+      pod: pod({ containers: [{ name: 'app', imagePullPolicy: 'Always', resources: {} }] }),
+      defaults: { ...containersOnly, requests: { constructor: '1' } },
+      expected: pod({
+        containers: [{ name: 'app', imagePullPolicy: 'Always', resources: { requests: { constructor: '1' } } }],
+      }),
+      changes: ['spec.containers[app].resources.requests.constructor'],
+    },
+    {
       name: 'no namespace (defensive: pods are namespaced) copies nothing',
       pod: pod({ containers: [] }),
       expected: pod({ containers: [] }),

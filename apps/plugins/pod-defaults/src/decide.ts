@@ -96,7 +96,7 @@ function defaultRequests(
   const limits = isObject(resources['limits']) ? resources['limits'] : {};
   let changed = false;
   for (const [name, quantity] of wanted) {
-    if (current[name] !== undefined || limits[name] !== undefined) continue;
+    if (hasMember(current, name) || hasMember(limits, name)) continue;
     current[name] = quantity;
     changes.push(`${where}.resources.requests.${name}`);
     changed = true;
@@ -113,22 +113,23 @@ function copyFromNamespace(
   changes: string[],
 ): void {
   if (namespace === undefined || namespace === '') return;
-  const source = defaults.namespaceLabels[namespace];
-  if (source === undefined) return;
+  // The namespace comes from the request: `constructor` is a valid name, and no configured one.
+  if (!Object.hasOwn(defaults.namespaceLabels, namespace)) return;
+  const source = defaults.namespaceLabels[namespace]!;
   const metadata = isObject(pod['metadata']) ? pod['metadata'] : {};
   const labels = isObject(metadata['labels']) ? metadata['labels'] : {};
   const annotations = isObject(metadata['annotations']) ? metadata['annotations'] : {};
   const before = changes.length;
   for (const key of defaults.copyLabels) {
-    const value = source[key];
-    if (value === undefined || labels[key] !== undefined) continue;
+    const value = Object.hasOwn(source, key) ? source[key] : undefined;
+    if (value === undefined || hasMember(labels, key)) continue;
     labels[key] = value;
     changes.push(`metadata.labels[${key}]`);
   }
   const labelsChanged = changes.length > before;
   for (const [annotation, labelKey] of Object.entries(defaults.copyAnnotations)) {
-    const value = source[labelKey];
-    if (value === undefined || annotations[annotation] !== undefined) continue;
+    const value = Object.hasOwn(source, labelKey) ? source[labelKey] : undefined;
+    if (value === undefined || hasMember(annotations, annotation)) continue;
     annotations[annotation] = value;
     changes.push(`metadata.annotations[${annotation}]`);
   }
@@ -136,6 +137,11 @@ function copyFromNamespace(
   if (labelsChanged) metadata['labels'] = labels;
   if (Object.keys(annotations).length > 0) metadata['annotations'] = annotations;
   pod['metadata'] = metadata;
+}
+
+/** An own member that is not undefined: nothing inherited from Object.prototype counts. */
+function hasMember(object: JsonObject, key: string): boolean {
+  return Object.hasOwn(object, key) && object[key] !== undefined;
 }
 
 function isObject(value: JsonValue | undefined): value is JsonObject {

@@ -212,6 +212,31 @@ describe('decideRequiredLabels', () => {
     });
   }
 
+  it('finds only labels the object carries, never a member every object inherits', () => {
+    const inherited = parseRequiredLabelsConfig(
+      `
+rules:
+  - name: odd-keys
+    kinds: [Service]
+    labels:
+      - { key: constructor }
+      - { key: toString }
+`,
+      'test.yaml',
+    );
+    const service = { kind: { group: '', kind: 'Service' }, resource: { resource: 'services' } };
+    const bare = decideRequiredLabels(request({ ...service, labels: { app: 'web' } }), inherited);
+    expect(!bare.allowed && bare.problems.map((p) => `${p.key}:${p.problem}`)).toEqual([
+      'constructor:missing',
+      'toString:missing',
+    ]);
+    const labelled = request({
+      ...service,
+      labels: JSON.parse('{"__proto__": "x", "constructor": "a", "toString": "b"}'),
+    });
+    expect(decideRequiredLabels(labelled, inherited).allowed).toBe(true);
+  });
+
   it('long values are truncated in the message', () => {
     const decision = decideRequiredLabels(request({ labels: { ...compliant, team: 'x'.repeat(70) } }), policy);
     expect(decision.allowed).toBe(false);

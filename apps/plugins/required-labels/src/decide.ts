@@ -119,7 +119,8 @@ function matchesNamespace(rule: LabelRule, namespace: NamespaceView): boolean {
 }
 
 function checkLabel(rule: string, requirement: LabelRequirement, labels: Record<string, string>): LabelProblem[] {
-  const value = labels[requirement.key];
+  // Own labels only: a required key such as `constructor` is not found on Object.prototype.
+  const value = Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined;
   if (value === undefined) return [{ rule, key: requirement.key, problem: 'missing', requirement }];
   const allowedValue = requirement.values === undefined || requirement.values.includes(value);
   const matchesPattern = requirement.pattern === undefined || requirement.pattern.regex.test(value);
@@ -167,10 +168,12 @@ interface ObjectMetadata {
 
 function objectMetadata(object: JsonValue | undefined): ObjectMetadata {
   const metadata = isRecord(object) && isRecord(object['metadata']) ? object['metadata'] : {};
-  const labels: Record<string, string> = {};
-  if (isRecord(metadata['labels'])) {
-    for (const [key, value] of Object.entries(metadata['labels'])) if (typeof value === 'string') labels[key] = value;
-  }
+  // fromEntries defines own members: a label named `__proto__` stays a label, never a prototype.
+  const labels: Record<string, string> = isRecord(metadata['labels'])
+    ? Object.fromEntries(
+        Object.entries(metadata['labels']).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      )
+    : {};
   return {
     ...(typeof metadata['name'] === 'string' && metadata['name'] !== '' ? { name: metadata['name'] } : {}),
     ...(typeof metadata['generateName'] === 'string' && metadata['generateName'] !== ''

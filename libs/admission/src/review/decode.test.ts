@@ -56,7 +56,7 @@ describe('decodeReview: accepted shapes', () => {
           namespace: 'default',
           operation: 'UPDATE',
           userInfo: { username: 'u', uid: 'id', groups: ['g'], extra: { scopes: ['a', 'b'] } },
-          object: { metadata: { labels: { a: 1 } } },
+          object: { metadata: { labels: { a: '1' } } },
           oldObject: { metadata: {} },
           dryRun: true,
           options: { kind: 'UpdateOptions' },
@@ -76,7 +76,7 @@ describe('decodeReview: accepted shapes', () => {
       namespace: 'default',
       operation: 'UPDATE',
       userInfo: { username: 'u', uid: 'id', groups: ['g'], extra: { scopes: ['a', 'b'] } },
-      object: { metadata: { labels: { a: 1 } } },
+      object: { metadata: { labels: { a: '1' } } },
       oldObject: { metadata: {} },
       dryRun: true,
       options: { kind: 'UpdateOptions' },
@@ -120,6 +120,20 @@ describe('decodeReview: accepted shapes', () => {
       name: 'an extra key named __proto__ is kept as data',
       req: request({ userInfo: { extra: JSON.parse('{"__proto__": ["x"], "toString": ["y"]}') as unknown } }),
       check: (q: Obj) => expect(JSON.stringify(q['userInfo'])).toBe('{"extra":{"__proto__":["x"],"toString":["y"]}}'),
+    },
+    {
+      name: 'null metadata, labels and annotations read as absent',
+      req: request({ object: { metadata: { labels: null, annotations: null } }, oldObject: { metadata: null } }),
+      check: (q: Obj) => expect(q['oldObject']).toEqual({ metadata: null }),
+    },
+    {
+      name: 'a label named __proto__ is kept as data',
+      req: request({ object: JSON.parse('{"metadata": {"labels": {"__proto__": "x", "app": "web"}}}') as unknown }),
+      check: (q: Obj) => {
+        const labels = ((q['object'] as Obj)['metadata'] as Obj)['labels'] as Obj;
+        expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
+        expect(JSON.stringify(labels)).toBe('{"__proto__":"x","app":"web"}');
+      },
     },
     {
       name: 'empty subResource is kept',
@@ -355,6 +369,48 @@ describe('decodeReview: rejections name what is wrong', () => {
       field: 'request.object',
       message: 'request.object: must be a JSON object or null, got an array',
     },
+    {
+      name: 'object metadata is a string',
+      body: review(request({ object: { metadata: 'x' } })),
+      field: 'request.object.metadata',
+      message: 'request.object.metadata: must be an object, got a string',
+    },
+    {
+      name: 'oldObject metadata is an array',
+      body: review(request({ operation: 'UPDATE', object: {}, oldObject: { metadata: [] } })),
+      field: 'request.oldObject.metadata',
+      message: 'request.oldObject.metadata: must be an object, got an array',
+    },
+    {
+      name: 'labels are a list',
+      body: review(request({ object: { metadata: { labels: ['app=web'] } } })),
+      field: 'request.object.metadata.labels',
+      message: 'request.object.metadata.labels: must be a map of strings, got an array',
+    },
+    {
+      name: 'a label value is a number',
+      body: review(request({ object: { metadata: { labels: { app: 'web', tier: 1 } } } })),
+      field: 'request.object.metadata.labels[tier]',
+      message: 'request.object.metadata.labels[tier]: must be a string, got a number',
+    },
+    {
+      name: 'a label value is null',
+      body: review(request({ oldObject: { metadata: { labels: { app: null } } } })),
+      field: 'request.oldObject.metadata.labels[app]',
+      message: 'request.oldObject.metadata.labels[app]: must be a string, got null',
+    },
+    {
+      name: 'annotations are a string',
+      body: review(request({ oldObject: { metadata: { annotations: 'a=b' } } })),
+      field: 'request.oldObject.metadata.annotations',
+      message: 'request.oldObject.metadata.annotations: must be a map of strings, got a string',
+    },
+    {
+      name: 'an annotation value is an object',
+      body: review(request({ object: { metadata: { annotations: { note: { text: 'x' } } } } })),
+      field: 'request.object.metadata.annotations[note]',
+      message: 'request.object.metadata.annotations[note]: must be a string, got an object',
+    },
   ];
   it.each(cases)('$name', ({ body, field, message }) => {
     const r = decodeReview(body);
@@ -362,6 +418,91 @@ describe('decodeReview: rejections name what is wrong', () => {
     if (!r.ok) {
       expect(r.error.message).toBe(message);
       expect(r.error.field).toBe(field);
+    }
+  });
+});
+
+describe('decodeReview: members inside __proto__ or inherited are absent', () => {
+  const gvk = '{"group": "", "version": "v1", "kind": "Pod"}';
+  const gvr = '{"group": "", "version": "v1", "resource": "pods"}';
+  const head = '"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"';
+  const stanza = (members: string) => `{"uid": "u-1", "operation": "CREATE", ${members}}`;
+  // Text, not object literals: in a literal `__proto__:` sets the prototype; JSON.parse makes a member.
+  const hostile = [
+    {
+      name: 'the whole request',
+      text: `{${head}, "__proto__": {"request": ${stanza(`"kind": ${gvk}, "resource": ${gvr}`)}}}`,
+      message: 'request: is missing: an AdmissionReview sent for admission must carry a request',
+    },
+    {
+      name: 'request.kind',
+      text: `{${head}, "request": ${stanza(`"resource": ${gvr}, "__proto__": {"kind": ${gvk}}`)}}`,
+      message: 'request.kind: is required (the group, version and kind of the object)',
+    },
+    {
+      name: 'request.resource',
+      text: `{${head}, "request": ${stanza(`"kind": ${gvk}, "__proto__": {"resource": ${gvr}}`)}}`,
+      message: 'request.resource: is required (the group, version and resource being admitted)',
+    },
+    {
+      name: 'request.kind and request.resource',
+      text: `{${head}, "request": ${stanza(`"__proto__": {"kind": ${gvk}, "resource": ${gvr}}`)}}`,
+      message: 'request.kind: is required (the group, version and kind of the object)',
+    },
+    {
+      name: 'request.uid',
+      text: `{${head}, "request": {"operation": "CREATE", "kind": ${gvk}, "resource": ${gvr}, "__proto__": {"uid": "u-1"}}}`,
+      message: 'request.uid: is required: the answer must echo the request uid',
+    },
+    {
+      name: 'apiVersion',
+      text: `{"kind": "AdmissionReview", "__proto__": {"apiVersion": "admission.k8s.io/v1"}, "request": ${stanza(`"kind": ${gvk}, "resource": ${gvr}`)}}`,
+      message: 'apiVersion: is missing: expected admission.k8s.io/v1 or admission.k8s.io/v1beta1',
+    },
+  ];
+  it.each(hostile)('refuses $name found only inside __proto__', ({ text, message }) => {
+    const r = decodeReviewText(text);
+    expect(!r.ok && r.error.message).toBe(message);
+  });
+
+  it('keeps a __proto__ member of the object as data, never as a prototype', () => {
+    const text = `{${head}, "request": ${stanza(`"kind": ${gvk}, "resource": ${gvr}, "object": {"__proto__": {"metadata": {"labels": 1}}}`)}}`;
+    const r = decodeReviewText(text);
+    if (!r.ok) throw new Error(r.error.message);
+    const object = r.value.request.object as Obj;
+    expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
+    expect(Object.keys(object)).toEqual(['__proto__']);
+    expect(object['metadata']).toBeUndefined();
+  });
+
+  it('refuses required members that an object only inherits', () => {
+    const inherited = Object.create(request()) as Obj;
+    inherited['uid'] = 'u-2';
+    expect(decodeReview(review(inherited))).toMatchObject({
+      ok: false,
+      error: {
+        field: 'request.kind',
+        message: 'request.kind: is required (the group, version and kind of the object)',
+      },
+    });
+    const body = Object.create(review(request())) as Obj;
+    expect(decodeReview(body)).toMatchObject({ ok: false, error: { field: 'apiVersion' } });
+  });
+
+  it('is not fooled by a polluted Object.prototype', () => {
+    const polluted = ['request', 'kind', 'resource'] as const;
+    for (const key of polluted) {
+      Object.defineProperty(Object.prototype, key, { value: request()[key] ?? request(), configurable: true });
+    }
+    try {
+      expect(decodeReview({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' })).toMatchObject({
+        ok: false,
+        error: { field: 'request' },
+      });
+      const r = decodeReview(review({ uid: 'u-1', operation: 'CREATE' }));
+      expect(!r.ok && r.error.field).toBe('request.kind');
+    } finally {
+      for (const key of polluted) delete (Object.prototype as Obj)[key];
     }
   });
 });

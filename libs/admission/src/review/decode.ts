@@ -2,7 +2,11 @@
  * The AdmissionReview the apiserver sends us → IncomingReview, or a ReviewError that names the
  * offending field. Total: never throws, whatever the input. Fields are copied into a fresh request
  * (unknown fields dropped, JSON nulls read as "absent" like Go's decoder) and objects are passed
- * through untouched, so labels with non-string values and the like survive.
+ * through untouched, so non-string label values in a spec and the like survive. Only `metadata`,
+ * `metadata.labels` and `metadata.annotations` of the objects are checked: selectors read them.
+ *
+ * Every member is read as an own member: a `__proto__` member (JSON.parse makes it an own data
+ * member) stays data and never supplies a required field, and neither does anything inherited.
  */
 import { err, ok, type Result } from '../result.js';
 import type {
@@ -57,8 +61,11 @@ function describe(v: unknown): string {
 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
+/** An own member only: nothing inherited, whatever the object's prototype holds. */
+const own = (o: Obj, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
+
 function optionalString(o: Obj, key: string, path: string): string | undefined {
-  const v = o[key];
+  const v = own(o, key);
   if (!present(v)) return undefined;
   if (typeof v !== 'string') fail(`${path}.${key}`, `must be a string, got ${describe(v)}`);
   return v as string;
@@ -98,9 +105,10 @@ function decodeUserInfo(v: unknown, path: string): UserInfo {
   if (username !== undefined) info.username = username;
   const uid = optionalString(v, 'uid', path);
   if (uid !== undefined) info.uid = uid;
-  if (present(v['groups'])) info.groups = stringList(v['groups'], `${path}.groups`);
-  if (present(v['extra'])) {
-    const extra = v['extra'];
+  const groups = own(v, 'groups');
+  if (present(groups)) info.groups = stringList(groups, `${path}.groups`);
+  const extra = own(v, 'extra');
+  if (present(extra)) {
     if (!isObject(extra)) fail(`${path}.extra`, `must be a map of string lists, got ${describe(extra)}`);
     const out: Record<string, string[]> = {};
     for (const [k, list] of Object.entries(extra as Obj)) {
@@ -125,9 +133,11 @@ function decodeRequest(v: unknown): AdmissionRequest {
 
   const uid = optionalString(r, 'uid', path);
   if (uid === undefined || uid === '') fail(`${path}.uid`, 'is required: the answer must echo the request uid');
-  if (!present(r['kind'])) fail(`${path}.kind`, 'is required (the group, version and kind of the object)');
-  if (!present(r['resource'])) fail(`${path}.resource`, 'is required (the group, version and resource being admitted)');
-  const operation = r['operation'];
+  const kind = own(r, 'kind');
+  if (!present(kind)) fail(`${path}.kind`, 'is required (the group, version and kind of the object)');
+  const resource = own(r, 'resource');
+  if (!present(resource)) fail(`${path}.resource`, 'is required (the group, version and resource being admitted)');
+  const operation = own(r, 'operation');
   if (typeof operation !== 'string' || !(OPERATIONS as readonly string[]).includes(operation)) {
     fail(
       `${path}.operation`,
@@ -137,37 +147,58 @@ function decodeRequest(v: unknown): AdmissionRequest {
 
   const request: AdmissionRequest = {
     uid: uid as string,
-    kind: decodeGvk(r['kind'], `${path}.kind`),
-    resource: decodeGvr(r['resource'], `${path}.resource`),
+    kind: decodeGvk(kind, `${path}.kind`),
+    resource: decodeGvr(resource, `${path}.resource`),
     operation: operation as Operation,
-    userInfo: decodeUserInfo(r['userInfo'], `${path}.userInfo`),
+    userInfo: decodeUserInfo(own(r, 'userInfo'), `${path}.userInfo`),
   };
   const subResource = optionalString(r, 'subResource', path);
   if (subResource !== undefined) request.subResource = subResource;
-  if (present(r['requestKind'])) request.requestKind = decodeGvk(r['requestKind'], `${path}.requestKind`);
-  if (present(r['requestResource']))
-    request.requestResource = decodeGvr(r['requestResource'], `${path}.requestResource`);
+  const requestKind = own(r, 'requestKind');
+  if (present(requestKind)) request.requestKind = decodeGvk(requestKind, `${path}.requestKind`);
+  const requestResource = own(r, 'requestResource');
+  if (present(requestResource)) request.requestResource = decodeGvr(requestResource, `${path}.requestResource`);
   const requestSubResource = optionalString(r, 'requestSubResource', path);
   if (requestSubResource !== undefined) request.requestSubResource = requestSubResource;
   const name = optionalString(r, 'name', path);
   if (name !== undefined) request.name = name;
   const namespace = optionalString(r, 'namespace', path);
   if (namespace !== undefined) request.namespace = namespace;
-  // Objects are raw JSON: an explicit null stays null (it means "no object" to the hooks too).
-  if ('object' in r && r['object'] !== undefined) request.object = r['object'] as JsonValue;
-  if ('oldObject' in r && r['oldObject'] !== undefined) request.oldObject = r['oldObject'] as JsonValue;
-  if ('options' in r && r['options'] !== undefined) request.options = r['options'] as JsonValue;
   for (const key of ['object', 'oldObject', 'options'] as const) {
-    const raw = r[key];
-    if (present(raw) && (typeof raw !== 'object' || Array.isArray(raw)))
-      fail(`${path}.${key}`, `must be a JSON object or null, got ${describe(raw)}`);
+    const raw = own(r, key);
+    if (present(raw) && !isObject(raw)) fail(`${path}.${key}`, `must be a JSON object or null, got ${describe(raw)}`);
+    // Objects are raw JSON: an explicit null stays null (it means "no object" to the hooks too).
+    if (raw !== undefined) request[key] = raw as JsonValue;
   }
-  const dryRun = r['dryRun'];
+  checkMetadata(request.object, `${path}.object`);
+  checkMetadata(request.oldObject, `${path}.oldObject`);
+  const dryRun = own(r, 'dryRun');
   if (present(dryRun)) {
     if (typeof dryRun !== 'boolean') fail(`${path}.dryRun`, `must be a boolean, got ${describe(dryRun)}`);
     request.dryRun = dryRun as boolean;
   }
   return request;
+}
+
+/**
+ * The parts of an object that selectors read: `metadata` an object, its `labels` and `annotations`
+ * maps of strings (null reads as absent, as Go's unstructured accessors read it). The apiserver
+ * always sends them so; anything else is a hand-made review that no selector could be evaluated on.
+ */
+function checkMetadata(object: JsonValue | undefined, path: string): void {
+  if (!isObject(object)) return;
+  const metadata = own(object, 'metadata');
+  if (!present(metadata)) return;
+  if (!isObject(metadata)) fail(`${path}.metadata`, `must be an object, got ${describe(metadata)}`);
+  for (const key of ['labels', 'annotations'] as const) {
+    const map = own(metadata as Obj, key);
+    if (!present(map)) continue;
+    if (!isObject(map)) fail(`${path}.metadata.${key}`, `must be a map of strings, got ${describe(map)}`);
+    for (const [name, value] of Object.entries(map as Obj)) {
+      if (typeof value !== 'string')
+        fail(`${path}.metadata.${key}[${name}]`, `must be a string, got ${describe(value)}`);
+    }
+  }
 }
 
 /** Decodes a parsed JSON body. Never throws. */
@@ -176,7 +207,7 @@ export function decodeReview(body: unknown): Result<IncomingReview, ReviewError>
     if (!isObject(body)) {
       return err({ message: `the request body must be a JSON object (an AdmissionReview), got ${describe(body)}` });
     }
-    const apiVersion = body['apiVersion'];
+    const apiVersion = own(body, 'apiVersion');
     if (!present(apiVersion) || apiVersion === '') {
       return err({
         field: 'apiVersion',
@@ -190,14 +221,14 @@ export function decodeReview(body: unknown): Result<IncomingReview, ReviewError>
         message: `apiVersion: unsupported ${typeof apiVersion === 'string' ? JSON.stringify(apiVersion) : describe(apiVersion)}: expected admission.k8s.io/v1 or admission.k8s.io/v1beta1`,
       });
     }
-    if (body['kind'] !== 'AdmissionReview') {
-      const kind = body['kind'];
+    const kind = own(body, 'kind');
+    if (kind !== 'AdmissionReview') {
       return err({
         field: 'kind',
         message: `kind: must be "AdmissionReview", got ${typeof kind === 'string' ? JSON.stringify(kind) : describe(kind)}`,
       });
     }
-    return ok({ version, request: decodeRequest(body['request']) });
+    return ok({ version, request: decodeRequest(own(body, 'request')) });
   } catch (e) {
     if (e instanceof Reject) return err(e.error);
     // Exotic inputs (getters that throw, proxies): still an answer, never an exception.

@@ -706,6 +706,56 @@ describe('verifyHookResponse: VerifyAdmissionResponse, v1', () => {
   });
 });
 
+describe('verifyHookResponse: members inside __proto__ are data, never the answer', () => {
+  const head = '"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"';
+  const allow = `{"uid": "${UID}", "allowed": true}`;
+  const invalid = (reason: string) => ({
+    kind: 'invalid-response',
+    message: `received invalid webhook response: ${reason}`,
+    code: 503,
+  });
+  // Text, not object literals: in a literal `__proto__:` sets the prototype; JSON.parse makes a member.
+  it.each([
+    {
+      name: 'the whole response (JSON)',
+      body: `{${head}, "__proto__": {"response": ${allow}}}`,
+      failure: invalid('webhook response was absent'),
+    },
+    {
+      name: 'the whole response (YAML)',
+      body: `apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\n__proto__:\n  response: ${allow}\n`,
+      failure: invalid('webhook response was absent'),
+    },
+    {
+      name: 'apiVersion and kind',
+      body: `{"__proto__": {${head}}, "response": ${allow}}`,
+      failure: invalid('expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind='),
+    },
+    {
+      name: 'response.uid',
+      body: `{${head}, "response": {"allowed": true, "__proto__": {"uid": "${UID}"}}}`,
+      failure: invalid(`expected response.uid="${UID}", got ""`),
+    },
+  ])('refuses an answer whose $name is only inside __proto__', ({ body, failure }) => {
+    expect(failureOf(verifyHookResponse(http(body), call('validating')))).toEqual(failure);
+  });
+
+  it('reads allowed inside __proto__ as absent (a denial)', () => {
+    const body = `{${head}, "response": {"uid": "${UID}", "__proto__": {"allowed": true}}}`;
+    expect(answerOf(verifyHookResponse(http(body), call('validating')))).toEqual({ allowed: false });
+  });
+
+  it('keeps an audit annotation named __proto__ as an annotation', () => {
+    const body = `{${head}, "response": {"uid": "${UID}", "allowed": true, "auditAnnotations": {"__proto__": "x", "k": "v"}}}`;
+    const annotations = answerOf(verifyHookResponse(http(body), call('validating'))).auditAnnotations!;
+    expect(Object.getPrototypeOf(annotations)).toBe(Object.prototype);
+    expect(Object.entries(annotations)).toEqual([
+      ['__proto__', 'x'],
+      ['k', 'v'],
+    ]);
+  });
+});
+
 describe('verifyHookResponse: v1beta1 leniency', () => {
   it.each([
     {

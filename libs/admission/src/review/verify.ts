@@ -170,9 +170,9 @@ function failureStatusFromBody(body: string): Status | undefined {
   const read = readBody(body);
   if (!read.ok) return undefined;
   const parsed = read.value;
-  if (!isObject(parsed) || parsed['kind'] !== 'Status') return undefined;
+  if (!isObject(parsed) || own(parsed, 'kind') !== 'Status') return undefined;
   // Status is registered unversioned, so any apiVersion decodes, except one ParseGroupVersion refuses.
-  const apiVersion = parsed['apiVersion'];
+  const apiVersion = own(parsed, 'apiVersion');
   if (typeof apiVersion === 'string' && splitApiVersion(apiVersion) === undefined) return undefined;
   const decoded = decodeStatus(parsed, 'Status');
   if (!decoded.ok || decoded.status.status !== 'Failure') return undefined;
@@ -203,6 +203,8 @@ function verifyHttpStatus(input: HookHttpResponse): HookReply | undefined {
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** An own member only: a `__proto__` member of the answer is data, nothing inherited is a member. */
+const own = (o: Obj, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
 /** `json: cannot unmarshal <t> into Go struct field <Struct>.<path> of type <goType>`. */
 const typeError = (value: unknown, struct: string, path: string, goType: string): string =>
@@ -314,7 +316,8 @@ const RESPONSE_FIELDS = new Map<string, FieldDecoder>(
       const out: Record<string, string> = {};
       for (const [key, v] of Object.entries(value)) {
         if (v !== null && typeof v !== 'string') return typeError(v, RESPONSE, 'response.auditAnnotations', 'string');
-        out[key] = v ?? '';
+        // defineProperty: a key named `__proto__` is an annotation like any other, as in Go's map.
+        Object.defineProperty(out, key, { value: v ?? '', enumerable: true, writable: true, configurable: true });
       }
       r.auditAnnotations = out;
       return undefined;
@@ -378,8 +381,8 @@ function decodeBody(
   if (!isObject(parsed)) {
     return { ok: false, error: notAnObjectError(parsed) };
   }
-  const apiVersion = parsed['apiVersion'] ?? '';
-  const kind = parsed['kind'] ?? '';
+  const apiVersion = own(parsed, 'apiVersion') ?? '';
+  const kind = own(parsed, 'kind') ?? '';
   if (typeof apiVersion !== 'string') {
     return {
       ok: false,
@@ -395,7 +398,7 @@ function decodeBody(
   const gv = splitApiVersion(apiVersion);
   if (gv === undefined) return { ok: false, error: `unexpected GroupVersion string: ${apiVersion}` };
   const review: WireReview = { ...gv, kind };
-  const response = parsed['response'];
+  const response = own(parsed, 'response');
   if (response !== undefined && response !== null) {
     if (!isObject(response)) {
       return { ok: false, error: typeError(response, 'AdmissionReview', 'response', 'v1.AdmissionResponse') };

@@ -8,7 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RegistryService, type RegisterRequest__Output, type RegistryHandlers } from '@hookgate/proto';
-import { eventually, tempDir } from '../../test/fixtures.js';
+import { tempDir } from '../testing/temp-dir.js';
 import { backoffDelay } from './backoff.js';
 import {
   registerWithGateway,
@@ -120,7 +120,7 @@ describe('registerWithGateway', () => {
     const { registry, register } = await setup({ leaseSeconds: 1 });
     const registration = register({ leaseSeconds: 600 });
     await registration.ready;
-    await eventually(() => registry.registers.length >= 3, 'two renewals', 3000);
+    await expect.poll(() => registry.registers.length >= 3, { timeout: 3_000, message: 'two renewals' }).toBe(true);
     expect(registry.registers.every((r) => r.leaseSeconds === 600)).toBe(true);
   });
 
@@ -130,7 +130,7 @@ describe('registerWithGateway', () => {
     const registration = register({
       onFailed: (error, refused) => failures.push(`${grpc.status[error.code]} refused=${refused}`),
     });
-    await eventually(() => failures.length >= 2, 'a few failed attempts');
+    await expect.poll(() => failures.length >= 2, { timeout: 3_000, message: 'a few failed attempts' }).toBe(true);
     expect(failures[0]).toBe('UNAVAILABLE refused=false');
     expect(registration.state).toBe('registering');
     await registry.start();
@@ -145,7 +145,12 @@ describe('registerWithGateway', () => {
     registry.stop();
     const restarted = await new RecordingRegistry(registry.socket).start();
     cleanups.push(() => restarted.stop());
-    await eventually(() => restarted.registers.length === 1, 'a registration with the restarted gateway', 3000);
+    await expect
+      .poll(() => restarted.registers.length === 1, {
+        timeout: 3_000,
+        message: 'a registration with the restarted gateway',
+      })
+      .toBe(true);
     expect(restarted.registers[0]?.plugin).toBe('labels');
   });
 
@@ -163,7 +168,9 @@ describe('registerWithGateway', () => {
     expect(registration.state).toBe('refused');
     // Fixed on the gateway side (say, a conflicting static configuration removed): the retry gets through.
     registry.answer = {};
-    await eventually(() => registration.state === 'registered', 'the retried registration');
+    await expect
+      .poll(() => registration.state === 'registered', { timeout: 3_000, message: 'the retried registration' })
+      .toBe(true);
   });
 
   const closings = [
@@ -223,7 +230,7 @@ describe('SelfRegistration (servePlugin’s register option)', () => {
 
     const registry = await new RecordingRegistry(socket, { leaseSeconds: 12 }).start();
     cleanups.push(() => registry.stop());
-    await eventually(() => self.state.registered, 'the registration');
+    await expect.poll(() => self.state.registered, { timeout: 3_000, message: 'the registration' }).toBe(true);
     expect(self.state).toEqual({
       registered: true,
       hooks: ['labels/labels.example.com'],

@@ -13,3 +13,4 @@ export { admitMessage, admit, admitStream, reconcile, parseJson } from './grpc-c
 export { startPluginProcess, type PluginProcess, type PluginProcessOptions } from './plugin-process.js';
 export { runPluginMain, type PluginMainOptions, type PluginMainRun } from './plugin-main.js';
 export { exampleWebhookPlugins } from './webhook-example.js';
+export { tempDir, type TempDir } from './temp-dir.js';

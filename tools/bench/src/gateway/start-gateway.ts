@@ -1,6 +1,7 @@
 /**
  * `hookgate serve` as its own process, exactly as an operator runs it (plain http for the
- * benchmark, ephemeral loopback ports), ready once GET /readyz on the metrics listener says 200.
+ * benchmark, loopback ports chosen up front), started by the shared launcher inside a supervisor
+ * process that stops it if the harness dies; ready once /readyz says 200 and every worker is forked.
  */
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,12 +9,12 @@ import { freePort } from '@hookgate/devtools';
 import type { RunningPlugin } from '../processes/start-hooks.js';
 import type { ChildSet, TrackedChild } from '../processes/child-set.js';
 import { isReadyLine } from '../processes/exit-with-parent.js';
+import type { GatewaySupervisorOptions } from '../processes/gateway-supervisor.js';
 import { REPO_ROOT, benchScript, nodeArgs } from '../processes/node-scripts.js';
 import { childPids } from '../load/proc-cpu.js';
 import { writeGatewayConfig, type GatewayHookSet } from './gateway-config.js';
 
 const READY_TIMEOUT_MS = 60_000;
-const HOOKGATE_BIN = path.join(REPO_ROOT, 'apps/cli/bin/hookgate.mjs');
 
 export interface RunningGateway {
   readonly origin: string;
@@ -42,29 +43,19 @@ export async function startGateway(children: ChildSet, options: GatewayStartOpti
     workers: options.workers,
     stateDir: path.join(dir, 'state'),
   });
-  const execArgv = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir];
-  const args = [
-    'serve',
-    '--config',
+  const supervised: GatewaySupervisorOptions = {
     configDir,
-    '--insecure-http',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--metrics-port',
-    String(metricsPort),
-    '--workers',
-    String(options.workers),
-    '--log-level',
-    'warn',
-  ];
+    stateDir: path.join(dir, 'state'),
+    port,
+    metricsPort,
+    workers: options.workers,
+    execArgv: options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir],
+  };
   // The CLI registers tsx itself; --cpu-prof is inherited by the cluster workers through execArgv.
-  // The supervisor stops the gateway if this process dies without cleaning up.
   const supervisor = children.start(
     'gateway',
     process.execPath,
-    nodeArgs(benchScript('processes/gateway-supervisor.ts'), [...execArgv, '--', HOOKGATE_BIN, ...args]),
+    nodeArgs(benchScript('processes/gateway-supervisor.ts'), [JSON.stringify(supervised)]),
     { cwd: REPO_ROOT },
   );
   const started = await supervisor.readyLine(isReadyLine, READY_TIMEOUT_MS);

@@ -1,34 +1,47 @@
 /**
- * Runs `hookgate serve` as its child and stops it by pid when the harness goes away, even when the
- * harness is killed outright (its end of our stdin closes): the gateway itself does not watch stdin.
+ * Runs `hookgate serve` through the shared launcher (@hookgate/devtools startGateway) and stops it
+ * by pid when the harness goes away, even when the harness is killed outright (its end of our
+ * stdin closes): the gateway itself does not watch stdin.
  *
- *   node --import tsx gateway-supervisor.ts [node flags --] HOOKGATE_BIN serve ...   (prints {"ready":true,"pid":N})
+ *   node --import tsx gateway-supervisor.ts '<GatewaySupervisorOptions as JSON>'   (prints {"ready":true,"pid":N} once ready)
  */
-import { spawn } from 'node:child_process';
+import { startGateway } from '@hookgate/devtools';
 import { announceReady, exitWithParent } from './exit-with-parent.js';
 
 const GRACE_MS = 40_000;
+const READY_TIMEOUT_MS = 60_000;
 
-const argv = process.argv.slice(2);
-const split = argv.indexOf('--');
-const [nodeFlags, command] = split >= 0 ? [argv.slice(0, split), argv.slice(split + 1)] : [[], argv];
-if (command.length === 0) {
-  process.stderr.write('usage: gateway-supervisor.ts [node flags --] HOOKGATE_BIN serve ...\n');
-  process.exit(2);
+export interface GatewaySupervisorOptions {
+  readonly configDir: string;
+  readonly stateDir: string;
+  readonly port: number;
+  readonly metricsPort: number;
+  readonly workers: number;
+  /** Node flags for the gateway (`--cpu-prof ...`); the cluster workers inherit them through execArgv. */
+  readonly execArgv: readonly string[];
 }
 
-const gateway = spawn(process.execPath, [...nodeFlags, ...command], { stdio: ['ignore', 'inherit', 'inherit'] });
-const exited = new Promise<void>((resolve) => gateway.once('exit', () => resolve()));
-gateway.once('exit', (code, signal) => {
-  process.stderr.write(`hookgate serve exited (${code ?? signal})\n`);
-  process.exit(code ?? 1);
-});
+async function main(): Promise<void> {
+  const options = JSON.parse(process.argv[2] ?? '') as GatewaySupervisorOptions;
+  const gateway = await startGateway({
+    configPath: options.configDir,
+    stateDir: options.stateDir,
+    port: options.port,
+    metricsPort: options.metricsPort,
+    execArgv: options.execArgv,
+    extraArgs: ['--workers', String(options.workers), '--log-level', 'warn'],
+    readyTimeoutMs: READY_TIMEOUT_MS,
+    stopGraceMs: GRACE_MS,
+  });
+  void gateway.exited.then((code) => {
+    process.stderr.write(`hookgate serve exited (${code}): ${gateway.stderr.join('\n')}\n`);
+    process.exit(code ?? 1);
+  });
+  exitWithParent(() => gateway.stop());
+  announceReady({ pid: gateway.pid });
+}
 
-exitWithParent(async () => {
-  if (gateway.pid === undefined || gateway.exitCode !== null || gateway.signalCode !== null) return;
-  process.kill(gateway.pid, 'SIGTERM');
-  const timer = setTimeout(() => gateway.pid !== undefined && process.kill(gateway.pid, 'SIGKILL'), GRACE_MS);
-  await exited;
-  clearTimeout(timer);
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
 });
-announceReady({ pid: gateway.pid });

@@ -1,7 +1,4 @@
 /** Test data for the gRPC invoker tests: hooks, calls and a received Pod review. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { AdmissionRequest, Hook, HookCall, PatchOperation, ReviewVersion } from '@hookgate/admission';
 import { podAdmissionRequest } from '@hookgate/admission/testing';
 import type { ReceivedRequest } from '../received-request.js';
@@ -72,25 +69,8 @@ export function receivedStanza(request: AdmissionRequest = podRequest()): Receiv
   return { bytes: Buffer.from(JSON.stringify(request)), form: 'request', request };
 }
 
-export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-grpc-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
 export function gate(): { readonly promise: Promise<void>; release(): void } {
   let release!: () => void;
   const promise = new Promise<void>((resolve) => (release = resolve));
   return { promise, release };
-}
-
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -1,7 +1,5 @@
 /** Test data for the registry: webhook configuration documents, static sources, a manual clock, temp dirs. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { expect } from 'vitest';
 import { defaultConfiguration } from '@hookgate/admission';
 import type { ConfigKind, DefaultedConfiguration, WebhookConfiguration, WebhookSpec } from '@hookgate/admission';
 import type { StaticSources } from '../types.js';
@@ -71,19 +69,10 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
   return { now: () => t, advance: (ms) => void (t += ms) };
 }
 
-export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-registry-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/**
+ * Only for registry.e2e.test.ts, which the served-state change rewrites: new tests import tempDir
+ * from @hookgate/plugin-sdk/testing and poll with expect.poll. Delete both with that file's rewrite.
+ */
+export { tempDir } from '@hookgate/plugin-sdk/testing';
+export const eventually = (check: () => boolean | Promise<boolean>, what: string, timeout = 5000): Promise<void> =>
+  expect.poll(check, { timeout, message: what }).toBe(true);

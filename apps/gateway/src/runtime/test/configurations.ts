@@ -1,19 +1,8 @@
 /** Real configurations for the runtime's tests: YAML written to a temp dir and loaded by @hookgate/config. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfiguration, type LoadedConfiguration } from '@hookgate/config';
 import { stringify } from 'yaml';
-
-export interface TempDir {
-  readonly dir: string;
-  cleanup(): Promise<void>;
-}
-
-export async function tempDir(): Promise<TempDir> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-runtime-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
 
 /** A GatewayConfiguration (with `gateway` merged over a minimal one) plus webhook configuration documents, loaded for real. */
 export async function loadTestConfiguration(

@@ -1,7 +1,8 @@
 /**
  * Runs `hookgate serve` as its own process, the way an operator does (`node apps/cli/bin/hookgate.mjs`),
- * on ephemeral ports: the gateway prints the addresses it bound in its "hookgate serving" log line,
- * the harness waits for /readyz and stops the process by pid (SIGTERM, then SIGKILL).
+ * for the e2e tests and the benchmark: on ephemeral ports the gateway prints the addresses it bound
+ * in its "hookgate serving" log line (ports given up front are used as they are); the harness waits
+ * for /readyz and stops the process by pid (SIGTERM, then SIGKILL). The one gateway launcher.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 export const CLI_BIN = join(REPO_ROOT, 'apps/cli/bin/hookgate.mjs');
 
 export interface LogLine {
@@ -33,6 +34,8 @@ export interface GatewayProcess {
   /** Every JSON log line seen so far (stdout), in order. */
   readonly logs: LogLine[];
   readonly stderr: string[];
+  /** Resolves with the exit code (128 after a signal) once the process has ended and its output is read. */
+  readonly exited: Promise<number | null>;
   /** Resolves with the first log line (seen or future) that matches. */
   waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
   signal(name: NodeJS.Signals): void;
@@ -44,7 +47,16 @@ export interface GatewayProcess {
 
 export interface StartGatewayOptions {
   /** Multi-document YAML written to <tmp>/hookgate.yaml (or a directory's files with `files`). */
-  readonly config: string;
+  readonly config?: string;
+  /** An existing configuration file or directory, served as it is (instead of `config`). */
+  readonly configPath?: string;
+  /** Fixed ports (a benchmark that chose them up front); default 0, ephemeral. */
+  readonly port?: number;
+  readonly metricsPort?: number;
+  /** Node flags for the gateway process (`--cpu-prof`, ...), before the CLI script. */
+  readonly execArgv?: readonly string[];
+  /** How long stop() waits after SIGTERM before SIGKILL (default 8 s). */
+  readonly stopGraceMs?: number;
   readonly extraArgs?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   /** Serve plain http (default true: most tests exercise semantics, not TLS). */
@@ -60,12 +72,15 @@ export interface StartGatewayOptions {
 }
 
 export async function startGateway(options: StartGatewayOptions): Promise<GatewayProcess> {
+  if ((options.config === undefined) === (options.configPath === undefined))
+    throw new Error('startGateway: give either config (YAML text) or configPath (an existing file or directory)');
   const dir = await mkdtemp(join(tmpdir(), 'hookgate-e2e-'));
-  const configPath = join(dir, 'hookgate.yaml');
+  const configPath = options.configPath ?? join(dir, 'hookgate.yaml');
   const stateDir = options.stateDir ?? join(dir, 'state');
-  await writeFile(configPath, options.config);
+  if (options.config !== undefined) await writeFile(configPath, options.config);
   for (const [name, content] of Object.entries(options.files ?? {})) await writeFile(join(dir, name), content);
   const args = [
+    ...(options.execArgv ?? []),
     CLI_BIN,
     'serve',
     '--config',
@@ -73,9 +88,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     '--host',
     '127.0.0.1',
     '--port',
-    '0',
+    String(options.port ?? 0),
     '--metrics-port',
-    '0',
+    String(options.metricsPort ?? 0),
     '--state-dir',
     stateDir,
     ...(options.insecureHttp === false ? [] : ['--insecure-http']),
@@ -130,44 +145,60 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       process.kill(child.pid, 'SIGTERM');
-      const code = await Promise.race([exited, sleep(8000).then(() => 'timeout' as const)]);
+      const code = await Promise.race([exited, sleep(options.stopGraceMs ?? 8000).then(() => 'timeout' as const)]);
       if (code === 'timeout' && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
     }
     await rm(dir, { recursive: true, force: true });
   };
 
-  let serving: LogLine;
+  const exitedEarly = (what: string) =>
+    exited.then((code) => {
+      throw new Error(
+        `gateway exited with ${code} before ${what}; stderr:\n${stderr.join('\n')}\nlogs:\n${tail(logs)}`,
+      );
+    });
+  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+  let urls: { admissionUrl: string; metricsUrl: string };
   try {
-    serving = await Promise.race([
-      waitForLog((l) => l.msg === 'hookgate serving', options.readyTimeoutMs ?? 30_000),
-      exited.then((code) => {
-        throw new Error(
-          `gateway exited with ${code} before serving; stderr:\n${stderr.join('\n')}\nlogs:\n${tail(logs)}`,
-        );
-      }),
-    ]);
+    urls = await Promise.race([listeningUrls(options, waitForLog, readyTimeoutMs), exitedEarly('serving')]);
+    await Promise.race([waitForReady(urls.metricsUrl, readyTimeoutMs), exitedEarly('it was ready')]);
   } catch (error) {
     await stop();
     throw error;
   }
-  const process_: GatewayProcess = {
+  return {
     pid: child.pid!,
-    admissionUrl: String(serving['admissionUrl']),
-    metricsUrl: String(serving['metricsUrl']),
+    ...urls,
     configPath,
     configDir: dir,
     stateDir,
     registrySocket: join(stateDir, 'registry.sock'),
     logs,
     stderr,
+    exited,
     waitForLog,
     signal: (name) => child.pid !== undefined && child.exitCode === null && void process.kill(child.pid, name),
     exitCode: () => child.exitCode,
     waitForExit: (timeoutMs = 15_000) => Promise.race([exited, sleep(timeoutMs).then(() => child.exitCode)]),
     stop,
   };
-  await waitForReady(process_.metricsUrl, options.readyTimeoutMs ?? 30_000);
-  return process_;
+}
+
+/** Where it listens: the ports given up front, else the addresses of its "hookgate serving" line. */
+async function listeningUrls(
+  options: StartGatewayOptions,
+  waitForLog: GatewayProcess['waitForLog'],
+  timeoutMs: number,
+): Promise<{ admissionUrl: string; metricsUrl: string }> {
+  if (options.port && options.metricsPort) {
+    const scheme = options.insecureHttp === false ? 'https' : 'http';
+    return {
+      admissionUrl: `${scheme}://127.0.0.1:${options.port}`,
+      metricsUrl: `http://127.0.0.1:${options.metricsPort}`,
+    };
+  }
+  const serving = await waitForLog((l) => l.msg === 'hookgate serving', timeoutMs);
+  return { admissionUrl: String(serving['admissionUrl']), metricsUrl: String(serving['metricsUrl']) };
 }
 
 async function waitForReady(metricsUrl: string, timeoutMs: number): Promise<void> {
