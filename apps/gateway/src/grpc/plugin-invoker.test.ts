@@ -10,7 +10,7 @@ import { definePlugin, servePlugin, type PluginServer } from '@hookgate/plugin-s
 import { AdmissionPluginService } from '@hookgate/proto';
 import type { AdmitRequest__Output, AdmitResponse } from '@hookgate/proto';
 import type { HookReply } from '@hookgate/admission';
-import { createPluginClient, type PluginClient } from './plugin-client.js';
+import { createPluginClient, type PluginClient } from '@hookgate/plugin-client';
 import { pluginInvoker } from './plugin-invoker.js';
 import {
   callFor,

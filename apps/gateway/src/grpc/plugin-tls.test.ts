@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, servePlugin, type PluginServer } from '@hookgate/plugin-sdk';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
-import { createPluginClient, type PluginClientOptions } from './plugin-client.js';
+import { createPluginClient, type PluginClientOptions } from '@hookgate/plugin-client';
 import { pluginInvoker } from './plugin-invoker.js';
 import { callFor, hookFor, tempDir } from './test/fixtures.js';
 

@@ -17,7 +17,7 @@ import {
   type GatewayRegistration,
   type PluginServer,
 } from '@hookgate/plugin-sdk';
-import { PluginClient } from '../grpc/plugin-client.js';
+import { PluginClient } from '@hookgate/plugin-client';
 import { pluginInvoker } from '../grpc/plugin-invoker.js';
 import { podCreateRequest } from '../testing/hook-fixtures.js';
 import { leaseGuard } from './lease-guard.js';

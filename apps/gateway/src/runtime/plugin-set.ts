@@ -8,13 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { PluginConfiguration } from '@hookgate/config';
 import { setCircuitState, forgetPlugin, type GatewayMetrics, type Logger } from '@hookgate/observability';
-import {
-  createPluginClient,
-  type CircuitState,
-  type PluginClient,
-  type PluginClients,
-  type PluginTls,
-} from '../grpc/index.js';
+import { createPluginClient, type CircuitState, type PluginClient, type PluginTls } from '@hookgate/plugin-client';
+import type { PluginClients } from '../grpc/index.js';
 
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
 const RETIRE_AFTER_MS = 45_000;
