@@ -16,7 +16,6 @@ export {
   type GatewayOptions,
 } from './server/build-gateway.js';
 export type { GatewayState, GatewayStateSource } from './server/gateway-state.js';
-export { buildHealthServer, type HealthServerOptions } from './server/health-server.js';
 export { loggingSideEffectSink, type SideEffectContext, type SideEffectSink } from './server/side-effects.js';
 export { routeByTarget, type TransportInvokers } from './server/composite-invoker.js';
 export { createBridgeInvoker, type BridgeInvoker, type BridgeOptions } from './bridge/bridge-invoker.js';
