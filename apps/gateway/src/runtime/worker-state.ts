@@ -156,10 +156,7 @@ export class WorkerState implements GatewayStateSource {
 
   /** @kubernetes/client-node costs a second to load: only when an apiserver is configured. */
   async #informer(kubernetes: GatewayConfiguration['kubernetes']): Promise<NamespaceSource> {
-    const [{ informerNamespaces }, { loadKubeConfig }] = await Promise.all([
-      import('../namespaces/index.js'),
-      import('@hookgate/kubernetes'),
-    ]);
+    const { informerNamespaces, loadKubeConfig } = await import('../namespaces/index.js');
     const access =
       kubernetes.mode === 'inCluster'
         ? { mode: 'inCluster' as const }
