@@ -18,6 +18,11 @@ const STRAY_LOG_INTERVAL_MS = 60_000;
 /** A plugin to keep a client for: a static one from the GatewayConfiguration, or a registered one with its registration epoch. */
 export type PluginSpec = PluginConfiguration & { readonly registeredAt?: number };
 
+export interface PluginSetOptions {
+  /** How long a replaced or removed client stays open for the calls still on it. Default 45 s. */
+  readonly retireAfterMs?: number;
+}
+
 export class PluginSet {
   #clients = new Map<string, { key: string; client: PluginClient }>();
   readonly #retiring = new Set<NodeJS.Timeout>();
@@ -29,6 +34,7 @@ export class PluginSet {
   constructor(
     private readonly metrics: GatewayMetrics,
     private readonly log?: Pick<Logger, 'warn' | 'info'>,
+    private readonly options: PluginSetOptions = {},
   ) {}
 
   /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
@@ -106,7 +112,7 @@ export class PluginSet {
       this.#retiring.delete(timer);
       this.#retired.delete(client);
       client.close();
-    }, RETIRE_AFTER_MS);
+    }, this.options.retireAfterMs ?? RETIRE_AFTER_MS);
     timer.unref();
     this.#retiring.add(timer);
   }
