@@ -161,8 +161,9 @@ export class PluginClient {
   /**
    * One admit call: the breaker first, then the stream or unary Admit. `build` makes the message
    * once the capabilities are known (they decide between the whole request and base + patch).
+   * `timeoutCounts: false`: the deadline was the request's, not the hook's, so a timeout is not the
+   * plugin's failure.
    */
-  /** `timeoutCounts: false`: the deadline was the request's, not the hook's, so a timeout is not the plugin's failure. */
   async admit(
     build: (capabilities: PluginCapabilities) => AdmitRequest,
     timeoutMs: number,
