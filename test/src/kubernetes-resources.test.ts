@@ -192,9 +192,9 @@ describe('startInformer', () => {
     closers.push(() => informer.close());
     await informer.whenSynced();
     expect(informer.list().map((d) => d.metadata?.name)).toEqual(['web']);
-    expect(failures.filter((f) => f.stage === 'watch')).toEqual([
-      { stage: 'watch', retryInMs: 20, code: 503 },
-      { stage: 'watch', retryInMs: 40, code: 503 },
+    expect(failures.filter((f) => f.stage === 'run')).toEqual([
+      { stage: 'run', retryInMs: 20, code: 503 },
+      { stage: 'run', retryInMs: 40, code: 503 },
     ]);
   });
 });

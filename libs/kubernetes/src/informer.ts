@@ -30,10 +30,10 @@ export interface InformerHandlers<T> {
   readonly updated?: (object: T) => void;
   readonly deleted?: (object: T) => void;
   /**
-   * The informer stopped on an error and restarts in `retryInMs`. `stage` 'start': starting it
-   * failed (the error is reported again as 'watch' when ListWatch tells it too; one restart is scheduled).
+   * The informer stopped on an error and restarts in `retryInMs`. `stage` 'run': a list or a watch
+   * failed; 'start': starting it threw (one restart is scheduled either way).
    */
-  readonly failed?: (error: unknown, stage: 'watch' | 'start', retryInMs: number) => void;
+  readonly failed?: (error: unknown, stage: 'run' | 'start', retryInMs: number) => void;
 }
 
 export interface InformerOptions<T> {
@@ -113,7 +113,7 @@ export function startInformer<T extends KubernetesObject = KubernetesObject>(
   });
   informer.on('error', (error) => {
     if (closed) return; // close() aborts the watch, which reports an AbortError
-    handlers.failed?.(error, 'watch', nextDelay);
+    handlers.failed?.(error, 'run', nextDelay);
     scheduleRestart();
   });
 
