@@ -1,5 +1,13 @@
 // Lint: TypeScript rules, module boundaries between Nx projects (by tag), and
 // a hard ban on I/O and framework imports inside libs/admission.
+//
+// Who may import whom (tags in each package.json "nx" block):
+//   libs (type:lib)          import libs only, and by layer: domain and contract stand alone,
+//                            adapters build on domain, contract, observability and each other;
+//   apps (type:app)          import libs, never another app;
+//   apps/cli (type:command)  the gateway's command: libs, and apps/gateway (app:gateway) only;
+//   tools/ (type:tool), test/ (type:e2e): anything (libs, apps, tools).
+// Test files of apps may also use the dev tooling (type:tool).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
@@ -36,9 +44,10 @@ export default tseslint.config(
               ],
             },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
           ],
         },
       ],
@@ -52,7 +61,10 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
-          depConstraints: [{ sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] }],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
+            { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway', 'type:tool'] },
+          ],
         },
       ],
     },

@@ -19,10 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AdmissionRequest, Hook, HookCall, PatchOperation } from '@hookgate/admission';
 import { definePlugin, servePlugin } from '@hookgate/plugin-sdk';
-import { createPluginClient, pluginInvoker } from '@hookgate/gateway';
+import { pluginInvoker } from '@hookgate/gateway';
+import { createPluginClient, type PluginClient } from '@hookgate/plugin-client';
 import { processCpuMs } from './src/load/proc-cpu.js';
 
-type PluginClient = ReturnType<typeof createPluginClient>;
 type ReceivedRequest = NonNullable<NonNullable<Parameters<typeof pluginInvoker>[1]>['received']>;
 
 const { values: args } = parseArgs({

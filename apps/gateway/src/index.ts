@@ -16,10 +16,9 @@ export {
   type GatewayOptions,
 } from './server/build-gateway.js';
 export type { GatewayState, GatewayStateSource } from './server/gateway-state.js';
-export { buildHealthServer, type HealthServerOptions } from './server/health-server.js';
 export { loggingSideEffectSink, type SideEffectContext, type SideEffectSink } from './server/side-effects.js';
 export { routeByTarget, type TransportInvokers } from './server/composite-invoker.js';
 export { createBridgeInvoker, type BridgeInvoker, type BridgeOptions } from './bridge/bridge-invoker.js';
 export { resolveHookEndpoint, isLoopbackHost, type HookEndpoint } from './bridge/hook-endpoint.js';
-export { pluginInvoker, createPluginClient, type PluginClients } from './grpc/index.js';
+export { pluginInvoker, type PluginClients } from './grpc/index.js';
 export { dryRunReview, type DryRunResult } from './runtime/dry-run-review.js';

@@ -1,5 +1,6 @@
 /**
- * @hookgate/observability: the logger setup and metric definitions every Hookgate process shares.
+ * @hookgate/observability: the logger setup, metric definitions and health/metrics listener every
+ * Hookgate process shares.
  *
  *   const log = createLogger({ component: 'gateway', level: 'info' });
  *   const registryLog = componentLogger(log, 'registry'); // its lines say component: registry
@@ -9,8 +10,10 @@
  *   metrics.hookRequests.inc({ name, phase: 'mutating', operation: 'CREATE', code: clampCode(200), rejected: 'false' });
  *   // /metrics: registryMetricsSource(registry), or across node:cluster workers:
  *   //   worker: exposeWorkerMetrics([registry]); primary: clusterMetricsSource()
+ *   const listener = await startHealthListener({ host, port, metrics: registryMetricsSource(registry), notReadyReason });
  */
 export * from './logger.js';
 export * from './request-id.js';
 export * from './metrics.js';
 export * from './cluster-metrics.js';
+export * from './health-listener.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmitRequest } from '@hookgate/proto';
-import { PLAIN_CAPABILITIES, type PluginCapabilities } from './capabilities.js';
+import { PLAIN_CAPABILITIES, type PluginCapabilities } from '@hookgate/plugin-client';
 import { encodeCall, ReviewEncodeCache } from './encode-call.js';
 import { callFor, hookFor, podRequest, receivedReview, receivedStanza } from './test/fixtures.js';
 import type { ReceivedRequest } from './received-request.js';

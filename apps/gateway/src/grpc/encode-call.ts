@@ -10,7 +10,7 @@
  */
 import type { AdmissionRequest, HookCall, PatchOperation } from '@hookgate/admission';
 import type { AdmitRequest } from '@hookgate/proto';
-import type { PluginCapabilities } from './capabilities.js';
+import type { PluginCapabilities } from '@hookgate/plugin-client';
 import type { ReceivedRequest } from './received-request.js';
 
 const NO_PATCH = Buffer.alloc(0);

@@ -1,28 +1,11 @@
 /**
- * The gateway's gRPC side: one warm client per plugin, and the HookInvoker that calls them.
+ * The gateway's side of calling plugins: the HookInvoker that turns a HookCall into an admit call
+ * on the plugin's client (@hookgate/plugin-client) and its outcome into a HookReply in the
+ * apiserver's wording. The clients themselves are kept by runtime/plugin-set.ts.
  *
- *   // at startup (and on reload / registration), per plugin of the GatewayConfiguration:
- *   const plugins = new Map([['pod-defaults', createPluginClient('pod-defaults', 'unix:///run/hookgate/pod-defaults.sock')]]);
  *   // per admission review, in the route (body: the raw request Buffer, review: its decoding):
- *   const invoke = pluginInvoker(plugins, { received: { bytes: body, form: 'review', request: review.request } });
- *   // at shutdown:
- *   for (const client of plugins.values()) client.close();
+ *   const invoke = pluginInvoker(state.plugins, { received: { bytes: body, form: 'review', request: review.request } });
  */
-export {
-  createPluginClient,
-  PluginClient,
-  DEFAULT_CHANNEL_OPTIONS,
-  type PluginClientOptions,
-  type PluginClientStatus,
-} from './plugin-client.js';
 export { pluginInvoker, type PluginClients, type PluginInvokerOptions } from './plugin-invoker.js';
 export type { ReceivedRequest } from './received-request.js';
-export {
-  CircuitBreaker,
-  type CircuitBreakerOptions,
-  type CircuitState,
-  type CircuitAdmission,
-} from './circuit-breaker.js';
-export type { PluginCapabilities } from './capabilities.js';
-export type { PluginTls } from './credentials.js';
 export { pluginUrl } from './failures.js';

@@ -11,7 +11,7 @@ import { tempDir } from '@hookgate/plugin-sdk/testing';
 import { AdmissionPluginService } from '@hookgate/proto';
 import type { AdmitRequest__Output, AdmitResponse } from '@hookgate/proto';
 import type { HookReply } from '@hookgate/admission';
-import { createPluginClient, type PluginClient } from './plugin-client.js';
+import { createPluginClient, type PluginClient } from '@hookgate/plugin-client';
 import { pluginInvoker } from './plugin-invoker.js';
 import { callFor, gate, hookFor, podRequest, receivedReview, receivedStanza } from './test/fixtures.js';
 

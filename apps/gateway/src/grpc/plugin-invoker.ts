@@ -7,6 +7,7 @@
  * Building it costs one closure; channels and streams live in the PluginClients.
  */
 import type { HookCall, HookFailure, HookInvoker, HookReply } from '@hookgate/admission';
+import type { CallFailure, PluginClient } from '@hookgate/plugin-client';
 import { encodeCall, ReviewEncodeCache } from './encode-call.js';
 import {
   canceledFailure,
@@ -16,9 +17,7 @@ import {
   rpcFailure,
   timeoutFailure,
 } from './failures.js';
-import type { PluginClient } from './plugin-client.js';
 import type { ReceivedRequest } from './received-request.js';
-import type { TransportOutcome } from './transport-outcome.js';
 import { verifyAnswer } from './verify-answer.js';
 
 export interface PluginInvokerOptions {
@@ -68,7 +67,7 @@ export function pluginInvoker(clients: PluginClients, options: PluginInvokerOpti
   return invoke satisfies HookInvoker;
 }
 
-function failureOf(outcome: Exclude<TransportOutcome, { ok: true }>, url: string, plugin: string): HookFailure {
+function failureOf(outcome: CallFailure, url: string, plugin: string): HookFailure {
   switch (outcome.kind) {
     case 'timeout':
       return timeoutFailure(url);

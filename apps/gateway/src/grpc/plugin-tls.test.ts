@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, servePlugin, type PluginServer } from '@hookgate/plugin-sdk';
 import { tempDir } from '@hookgate/plugin-sdk/testing';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
-import { createPluginClient, type PluginClientOptions } from './plugin-client.js';
+import { createPluginClient, type PluginClientOptions } from '@hookgate/plugin-client';
 import { pluginInvoker } from './plugin-invoker.js';
 import { callFor, hookFor } from './test/fixtures.js';
 

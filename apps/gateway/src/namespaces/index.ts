@@ -10,7 +10,7 @@ export { staticNamespaces } from './static-namespaces.js';
 export type { StaticNamespace } from './static-namespaces.js';
 export { informerNamespaces } from './informer-namespaces.js';
 export type { InformerNamespacesOptions } from './informer-namespaces.js';
-export { loadKubeConfig } from './kube-config.js';
-export type { KubernetesAccess } from './kube-config.js';
+// Re-exported so that the worker loads @hookgate/kubernetes (client-node) with this module, lazily.
+export { loadKubeConfig, type KubernetesAccess } from '@hookgate/kubernetes';
 export { NAMESPACE_NAME_LABEL } from './namespace-result.js';
 export type { NamespaceSource, LookupSource, LookupOutcome } from './namespace-source.js';

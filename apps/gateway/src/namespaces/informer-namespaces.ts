@@ -1,19 +1,17 @@
 /**
  * Namespace labels from the apiserver (k8s-semantics §6): an informer (list + watch of
- * /api/v1/namespaces) keeps every namespace's labels in memory; a cache miss falls back to a live
- * GET, as the apiserver's own matcher does. A 404 means the namespace does not exist; any other
- * failure is an error the chain turns into a 500.
- *
- * client-node's ListWatch stops on errors (a failed list, a refused watch), so this source
- * restarts it with exponential backoff. A watch that simply ends is resumed by ListWatch itself,
- * and a 410 Gone makes it re-list.
+ * /api/v1/namespaces, @hookgate/kubernetes) keeps every namespace's labels in memory; a cache miss
+ * falls back to a live GET, as the apiserver's own matcher does. A 404 means the namespace does
+ * not exist; any other failure is an error the chain turns into a 500. The informer restarts
+ * itself with backoff after errors.
  */
-import { CoreV1Api, makeInformer } from '@kubernetes/client-node';
-import type { KubeConfig, V1Namespace } from '@kubernetes/client-node';
 import type { NamespaceLookupResult } from '@hookgate/admission';
+import { resourceClient, startInformer, type KubeConfig, type KubernetesObject } from '@hookgate/kubernetes';
 import type { ComponentLog } from '@hookgate/observability';
 import { NOT_FOUND, buildFoundResult } from './namespace-result.js';
 import type { LookupOutcome, LookupSource, NamespaceSource } from './namespace-source.js';
+
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 
 export interface InformerNamespacesOptions {
   readonly log?: Pick<ComponentLog, 'warn' | 'info'>;
@@ -26,76 +24,52 @@ export interface InformerNamespacesOptions {
 }
 
 export function informerNamespaces(kubeConfig: KubeConfig, options: InformerNamespacesOptions = {}): NamespaceSource {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const api = resourceClient(kubeConfig);
   const liveTimeoutMs = options.liveTimeoutMs ?? 5000;
-  const backoff = options.restartBackoffMs ?? { initial: 500, max: 30_000 };
   const onLookup = options.onLookup ?? (() => undefined);
 
   let cache = new Map<string, NamespaceLookupResult>();
   const inFlight = new Map<string, Promise<NamespaceLookupResult>>();
-  let synced = false;
-  let closed = false;
-  let restartTimer: NodeJS.Timeout | undefined;
-  let nextDelay = backoff.initial;
-  let resolveSynced: () => void = () => undefined;
-  const syncedPromise = new Promise<void>((resolve) => (resolveSynced = resolve));
-
-  const informer = makeInformer<V1Namespace>(kubeConfig, '/api/v1/namespaces', async () => {
-    const list = await core.listNamespace();
-    // Rebuild the whole cache from the list in one step, so readiness never sees a half-filled map.
-    cache = new Map(list.items.map((ns) => [ns.metadata?.name ?? '', buildFoundResult(ns)]));
-    nextDelay = backoff.initial;
-    if (!synced) {
-      synced = true;
-      resolveSynced();
-      options.log?.info({ namespaces: cache.size }, 'namespace informer synced');
-    }
-    return list;
-  });
-  const put = (ns: V1Namespace) => {
-    nextDelay = backoff.initial;
+  const put = (ns: KubernetesObject) => {
     if (ns.metadata?.name) cache.set(ns.metadata.name, buildFoundResult(ns));
   };
-  informer.on('add', put);
-  informer.on('update', put);
-  informer.on('delete', (ns) => {
-    if (ns.metadata?.name) cache.delete(ns.metadata.name);
-  });
-  informer.on('error', (err) => {
-    if (closed) return; // stop() aborts the watch, which reports an AbortError
-    options.log?.warn(
-      { err: describeError(err), retryInMs: nextDelay },
-      'namespace informer failed; serving cached labels and live GETs until it restarts',
-    );
-    scheduleRestart();
-  });
 
-  function scheduleRestart(): void {
-    if (closed || restartTimer !== undefined) return;
-    restartTimer = setTimeout(() => {
-      restartTimer = undefined;
-      start();
-    }, nextDelay);
-    restartTimer.unref();
-    nextDelay = Math.min(nextDelay * 2, backoff.max);
-  }
-
-  function start(): void {
-    if (closed) return;
-    informer.start().catch((err: unknown) => {
-      options.log?.warn({ err: describeError(err) }, 'namespace informer could not start');
-      scheduleRestart();
-    });
-  }
+  const informer = startInformer(kubeConfig, NAMESPACES, {
+    ...(options.restartBackoffMs === undefined ? {} : { restartBackoffMs: options.restartBackoffMs }),
+    handlers: {
+      // Rebuild the whole cache from the list in one step, so readiness never sees a half-filled map.
+      listed: (items) => {
+        cache = new Map(items.map((ns) => [ns.metadata?.name ?? '', buildFoundResult(ns)]));
+      },
+      synced: () => options.log?.info({ namespaces: cache.size }, 'namespace informer synced'),
+      added: put,
+      updated: put,
+      deleted: (ns) => {
+        if (ns.metadata?.name) cache.delete(ns.metadata.name);
+      },
+      failed: (err, stage, retryInMs) => {
+        if (stage === 'start') options.log?.warn({ err: describeError(err) }, 'namespace informer could not start');
+        else
+          options.log?.warn(
+            { err: describeError(err), retryInMs },
+            'namespace informer failed; serving cached labels and live GETs until it restarts',
+          );
+      },
+    },
+  });
 
   async function readLive(name: string): Promise<NamespaceLookupResult> {
     let timer: NodeJS.Timeout | undefined;
+    const abort = new AbortController();
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${liveTimeoutMs} ms`)), liveTimeoutMs);
+      timer = setTimeout(() => {
+        reject(new Error(`no answer within ${liveTimeoutMs} ms`));
+        abort.abort();
+      }, liveTimeoutMs);
       timer.unref();
     });
     try {
-      const ns = await Promise.race([core.readNamespace({ name }), timeout]);
+      const ns = await Promise.race([api.get(NAMESPACES, name, { signal: abort.signal }), timeout]);
       onLookup('live', 'found');
       return buildFoundResult(ns);
     } catch (err) {
@@ -109,8 +83,6 @@ export function informerNamespaces(kubeConfig: KubeConfig, options: InformerName
       clearTimeout(timer);
     }
   }
-
-  start();
 
   return {
     lookup(name) {
@@ -127,13 +99,9 @@ export function informerNamespaces(kubeConfig: KubeConfig, options: InformerName
       }
       return pending;
     },
-    ready: () => synced,
-    whenSynced: () => syncedPromise,
-    async close() {
-      closed = true;
-      clearTimeout(restartTimer);
-      await informer.stop();
-    },
+    ready: () => informer.synced(),
+    whenSynced: () => informer.whenSynced(),
+    close: () => informer.close(),
   };
 }
 

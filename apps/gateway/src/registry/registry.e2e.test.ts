@@ -1,15 +1,21 @@
 /**
- * The registry end to end, in one process but over real gRPC and real unix sockets: a plugin built
- * with the SDK registers itself, the gateway side merges its hooks and calls it through the real
- * plugin client; the plugin dies, its lease runs out, its Fail hook fails closed; it restarts and
- * registers again; the gateway restarts and the plugin registers with the new one; deregistering
- * on purpose removes the hook.
+ * The registry end to end, wired as `hookgate serve` wires it, in one process but over real gRPC
+ * and real unix sockets: the primary's Registry (runtime/primary-registry.ts: store, socket, state
+ * file, lease sweeper) sends every change to a worker's WorkerState (runtime/worker-state.ts, with
+ * its PluginSet of plugin clients and the lease guard), and admission reviews go through
+ * buildGateway reading that state, as a worker serves them. Only the node:cluster IPC between the
+ * two halves is a direct call here.
+ *
+ * A plugin built with the SDK registers itself and is called; it dies, its lease runs out, its Fail
+ * hook fails closed; it restarts and registers again; the gateway restarts and the plugin registers
+ * with the new one; deregistering on purpose removes the hook.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runValidating } from '@hookgate/admission';
-import type { AdmissionRequest, ChainEnv, ChainOutcome } from '@hookgate/admission';
+import type { AdmissionRequest } from '@hookgate/admission';
+import type { LoadedConfiguration } from '@hookgate/config';
+import { createGatewayMetrics, createLogger, createMetricsRegistry } from '@hookgate/observability';
 import {
   definePlugin,
   registerWithGateway,
@@ -17,28 +23,19 @@ import {
   type GatewayRegistration,
   type PluginServer,
 } from '@hookgate/plugin-sdk';
-import { PluginClient } from '../grpc/plugin-client.js';
-import { pluginInvoker } from '../grpc/plugin-invoker.js';
+import { createBridgeInvoker, type BridgeInvoker } from '../bridge/bridge-invoker.js';
+import { openPrimaryRegistry, type PrimaryRegistry } from '../runtime/primary-registry.js';
+import { loadTestConfiguration } from '../runtime/test/configurations.js';
+import { WorkerState } from '../runtime/worker-state.js';
+import { buildGateway } from '../server/build-gateway.js';
+import { loggingSideEffectSink } from '../server/side-effects.js';
 import { podCreateRequest } from '../testing/hook-fixtures.js';
-import { leaseGuard } from './lease-guard.js';
-import { RegistrationStore } from './registration-store.js';
-import { ServedHooks } from './served-hooks.js';
-import { startRegistry, type RunningRegistry } from './start-registry.js';
-import {
-  configuration,
-  eventually,
-  manualClock,
-  payload,
-  staticSources,
-  tempDir,
-  webhook,
-  type ManualClock,
-} from './test/fixtures.js';
-import type { PluginTarget, StaticSources } from './types.js';
+import { configuration, eventually, payload, tempDir, webhook } from './test/fixtures.js';
 
 const HOOK = 'team-label.example.com';
 const CONFIGURATION = payload(configuration('team-labels', [webhook(HOOK, 'team-labels', 'Fail')]));
-const STATIC: StaticSources = staticSources([], []);
+/** The shortest lease the registry grants: the test waits it out for real. */
+const LEASE_SECONDS = 5;
 
 const plugin = definePlugin({
   name: 'team-labels',
@@ -53,48 +50,68 @@ const plugin = definePlugin({
   },
 });
 
-/** The gateway's plugin client as it is (its default channel options give each client a subchannel pool of its own). */
-const createClient = (p: PluginTarget): PluginClient => new PluginClient(p.name, p.target, { circuitBreaker: false });
+interface Decision {
+  readonly allowed: boolean;
+  readonly status?: { readonly message?: string };
+}
 
-/** The gateway side, as apps/gateway/src/server wires it: store → ServedHooks (HookSet + plugin clients) → guarded invoker. */
+/** The primary's Registry and one worker's admission side, as runtime/primary.ts and runtime/worker.ts wire them. */
 class Gateway {
-  readonly store: RegistrationStore;
-  readonly served: ServedHooks<PluginClient>;
-  registry: RunningRegistry | undefined;
+  readonly log = createLogger({ component: 'test', level: 'silent' });
+  readonly metrics = createGatewayMetrics(createMetricsRegistry());
+  readonly state = new WorkerState(this.log, this.metrics);
+  readonly bridge: BridgeInvoker = createBridgeInvoker({ now: () => performance.now() });
+  registry: PrimaryRegistry | undefined;
+  app: FastifyInstance | undefined;
 
-  constructor(
-    readonly clock: ManualClock,
-    readonly socket: string,
-  ) {
-    this.store = new RegistrationStore({ now: clock.now, static: STATIC });
-    this.served = new ServedHooks({ static: STATIC, store: this.store, createClient, retireAfterMs: 0 });
-  }
+  constructor(readonly loaded: LoadedConfiguration) {}
 
   async start(): Promise<void> {
-    this.registry = await startRegistry({ store: this.store, socket: this.socket, now: this.clock.now });
+    const registry = await openPrimaryRegistry(this.loaded, this.log, createMetricsRegistry());
+    this.registry = registry;
+    // The primary sends each worker the configuration with the snapshot it was checked against, then every change.
+    await this.state.apply(1, this.loaded, registry.snapshot());
+    registry.onChange((change) => void this.state.applyRegistry(change.snapshot).catch(() => undefined));
+    this.app = buildGateway(
+      {},
+      {
+        state: this.state,
+        bridge: this.bridge.invoke,
+        logger: this.log,
+        metrics: this.metrics,
+        sideEffects: loggingSideEffectSink(this.log, this.metrics),
+      },
+    );
   }
 
-  admit(request: AdmissionRequest): Promise<ChainOutcome> {
-    const now = this.clock.now;
-    const { hooks, clients } = this.served.current;
-    const invoke = leaseGuard(() => this.store.snapshot(), pluginInvoker(clients, { now }), {
-      now,
-      socket: this.socket,
+  /** Registrations as the primary holds them. */
+  lease(pluginName: string): string | undefined {
+    return this.registry?.snapshot().registrations.find((r) => r.plugin === pluginName)?.lease;
+  }
+
+  /** Once the worker serves the primary's latest registry generation. */
+  async settled(): Promise<void> {
+    await eventually(
+      () => this.state.current().registryGeneration === this.registry?.snapshot().generation,
+      'the worker to apply the latest registry snapshot',
+    );
+  }
+
+  async admit(request: AdmissionRequest): Promise<Decision> {
+    const res = await this.app!.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request },
     });
-    const env: ChainEnv = {
-      invoke,
-      namespaces: () => ({ found: true, labels: {} }),
-      now,
-      newUid: randomUUID,
-      deadline: now() + 5000,
-      signal: new AbortController().signal,
-    };
-    return runValidating(hooks, request, env);
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { response: Decision }).response;
   }
 
   async stop(): Promise<void> {
+    await this.app?.close();
+    await this.bridge.close();
     await this.registry?.close();
-    this.served.close();
+    await this.state.close();
   }
 }
 
@@ -130,7 +147,7 @@ describe('registry end to end', () => {
       plugin: plugin.name,
       target: server.target,
       configurations: [CONFIGURATION],
-      leaseSeconds: 30,
+      leaseSeconds: LEASE_SECONDS,
       retry: { initialMs: 20, maxMs: 200 },
       logger: false,
     });
@@ -146,14 +163,17 @@ describe('registry end to end', () => {
     const tmp = await tempDir();
     cleanups.push(tmp.cleanup);
     const socket = path.join(tmp.dir, 'registry.sock');
-    const clock = manualClock();
-    let gateway = new Gateway(clock, socket);
+    // Each gateway start gets a state directory of its own: the restarted one has no saved registrations.
+    const loadGateway = (run: number) =>
+      loadTestConfiguration(tmp.dir, { registry: { socket }, stateDir: path.join(tmp.dir, `state-${run}`) });
+    let gateway = new Gateway(await loadGateway(1));
     await gateway.start();
     cleanups.push(() => gateway.stop());
 
     // 1. Registered: the plugin answers through the gateway.
     const first = await startPlugin(tmp.dir, socket);
     expect(first.registration.last?.hooks).toEqual([`team-labels/${HOOK}`]);
+    await gateway.settled();
     expect((await gateway.admit(labelled())).allowed).toBe(true);
     const denied = await gateway.admit(unlabelled());
     expect(denied.status?.message).toBe(`admission webhook "${HOOK}" denied the request: pods need a team label`);
@@ -161,8 +181,8 @@ describe('registry end to end', () => {
     // 2. The plugin dies (no deregistration). Its lease runs out: the Fail hook stays and fails closed at once.
     await first.registration.close();
     await first.server.shutdown(200);
-    clock.advance(30_000);
-    gateway.store.sweep();
+    await eventually(() => gateway.lease('team-labels') === 'expired', 'the lease to run out', LEASE_SECONDS * 2000);
+    await gateway.settled();
     const closed = await gateway.admit(labelled());
     expect(closed.allowed).toBe(false);
     expect(closed.status?.message).toMatch(
@@ -173,17 +193,19 @@ describe('registry end to end', () => {
 
     // 3. The plugin restarts and registers again: served again.
     const second = await startPlugin(tmp.dir, socket);
-    expect(gateway.store.leaseOf('team-labels')?.state).toBe('active');
+    expect(gateway.lease('team-labels')).toBe('active');
+    await gateway.settled();
     expect((await gateway.admit(labelled())).allowed).toBe(true);
 
-    // 4. The gateway restarts (no state file): the plugin notices the lost connection and registers with the new one.
+    // 4. The gateway restarts (no saved registrations): the plugin notices the lost connection and registers with the new one.
     await gateway.stop();
-    gateway = new Gateway(clock, socket);
+    gateway = new Gateway(await loadGateway(2));
     await gateway.start();
     await eventually(
-      () => gateway.store.leaseOf('team-labels')?.state === 'active',
+      () => gateway.lease('team-labels') === 'active',
       'the plugin to register with the restarted gateway',
     );
+    await gateway.settled();
     await eventually(
       async () => (await gateway.admit(labelled())).allowed,
       'the restarted gateway to reach the plugin',
@@ -194,7 +216,8 @@ describe('registry end to end', () => {
 
     // 5. Deregistered on purpose: the hook is gone, whatever its failurePolicy.
     expect(await second.registration.deregister()).toEqual([`team-labels/${HOOK}`]);
-    expect(gateway.store.snapshot().registrations).toEqual([]);
+    expect(gateway.registry?.snapshot().registrations).toEqual([]);
+    await gateway.settled();
     expect((await gateway.admit(unlabelled())).allowed).toBe(true);
-  });
+  }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGatewayMetrics, createMetricsRegistry } from '@hookgate/observability';
 import { PluginSet } from './plugin-set.js';
 
@@ -24,6 +24,32 @@ describe('PluginSet', () => {
       const text = await registry.metrics();
       expect(text).toContain('hookgate_plugin_circuit_state{plugin="c",state="closed"} 1');
       expect(text).not.toContain('plugin="a"');
+    } finally {
+      set.close();
+    }
+  });
+});
+
+describe('PluginSet: retiring clients', () => {
+  it('closes the client of a removed or replaced plugin after the grace period, not at once', async () => {
+    const set = new PluginSet(createGatewayMetrics(createMetricsRegistry()), undefined, { retireAfterMs: 50 });
+    try {
+      const first = set.sync([
+        { name: 'gone', target: '127.0.0.1:1' },
+        { name: 'moved', target: '127.0.0.1:2' },
+        { name: 'kept', target: '127.0.0.1:3' },
+      ]);
+      set.sync([
+        { name: 'moved', target: '127.0.0.1:4' },
+        { name: 'kept', target: '127.0.0.1:3' },
+      ]);
+      const connectivity = (name: string) => first.get(name)!.status().connectivity;
+      expect([connectivity('gone'), connectivity('moved')]).not.toContain('SHUTDOWN');
+      await vi.waitFor(() => expect([connectivity('gone'), connectivity('moved')]).toEqual(['SHUTDOWN', 'SHUTDOWN']), {
+        timeout: 2000,
+        interval: 10,
+      });
+      expect(connectivity('kept')).not.toBe('SHUTDOWN');
     } finally {
       set.close();
     }

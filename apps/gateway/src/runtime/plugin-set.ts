@@ -8,13 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { PluginConfiguration } from '@hookgate/config';
 import { setCircuitState, forgetPlugin, type GatewayMetrics, type Logger } from '@hookgate/observability';
-import {
-  createPluginClient,
-  type CircuitState,
-  type PluginClient,
-  type PluginClients,
-  type PluginTls,
-} from '../grpc/index.js';
+import { createPluginClient, type CircuitState, type PluginClient, type PluginTls } from '@hookgate/plugin-client';
+import type { PluginClients } from '../grpc/index.js';
 
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
 const RETIRE_AFTER_MS = 45_000;
@@ -22,6 +17,11 @@ const STRAY_LOG_INTERVAL_MS = 60_000;
 
 /** A plugin to keep a client for: a static one from the GatewayConfiguration, or a registered one with its registration epoch. */
 export type PluginSpec = PluginConfiguration & { readonly registeredAt?: number };
+
+export interface PluginSetOptions {
+  /** How long a replaced or removed client stays open for the calls still on it. Default 45 s. */
+  readonly retireAfterMs?: number;
+}
 
 export class PluginSet {
   #clients = new Map<string, { key: string; client: PluginClient }>();
@@ -34,6 +34,7 @@ export class PluginSet {
   constructor(
     private readonly metrics: GatewayMetrics,
     private readonly log?: Pick<Logger, 'warn' | 'info'>,
+    private readonly options: PluginSetOptions = {},
   ) {}
 
   /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
@@ -111,7 +112,7 @@ export class PluginSet {
       this.#retiring.delete(timer);
       this.#retired.delete(client);
       client.close();
-    }, RETIRE_AFTER_MS);
+    }, this.options.retireAfterMs ?? RETIRE_AFTER_MS);
     timer.unref();
     this.#retiring.add(timer);
   }

@@ -18,9 +18,9 @@ import {
   createLogger,
   createMetricsRegistry,
   recordConfigReload,
+  startHealthListener,
   type Logger,
 } from '@hookgate/observability';
-import { buildHealthServer } from '../server/health-server.js';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
 import { applyServeOptions } from './effective-configuration.js';
 import { isWorkerMessage, type PrimaryMessage } from './messages.js';
@@ -82,13 +82,14 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   });
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);
   let shuttingDown = false;
-  const health = buildHealthServer({
+  const health = await startHealthListener({
+    host: gateway.metrics.host,
+    port: gateway.metrics.port,
     metrics: clusterMetricsSource(metricsRegistry),
     notReadyReason: () =>
       shuttingDown ? 'shutting down' : pool.listeningCount() === 0 ? 'admission listener not accepting yet' : undefined,
   });
-  await health.listen({ host: gateway.metrics.host, port: gateway.metrics.port });
-  const metricsUrl = urlOf('http', gateway.metrics.host, (health.server.address() as { port: number }).port);
+  const metricsUrl = urlOf('http', gateway.metrics.host, health.port);
 
   holder.onReload((outcome) => {
     if (outcome.kind === 'unchanged') return log.debug({}, 'configuration files unchanged');

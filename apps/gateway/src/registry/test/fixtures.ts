@@ -4,21 +4,6 @@ import { defaultConfiguration } from '@hookgate/admission';
 import type { ConfigKind, DefaultedConfiguration, WebhookConfiguration, WebhookSpec } from '@hookgate/admission';
 import type { StaticSources } from '../types.js';
 
-/**
- * A stand-in client with the two members the registry reads (name/target to match, close to retire);
- * the real PluginClient is exercised in registry.e2e.test.ts.
- */
-export class RecordingClient {
-  closed = false;
-  constructor(
-    readonly name: string,
-    readonly target: string,
-  ) {}
-  close(): void {
-    this.closed = true;
-  }
-}
-
 export function webhook(
   name: string,
   plugin: string,

@@ -7,7 +7,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AdmitRequest, AdmitResponse__Output } from '@hookgate/proto';
 import { onAbort } from './abort-fanout.js';
-import { CANCELED, TIMEOUT, type TransportOutcome } from './transport-outcome.js';
+import { CANCELED, TIMEOUT, clientClosed, type TransportOutcome } from './transport-outcome.js';
 
 export type AdmitDuplex = grpc.ClientDuplexStream<AdmitRequest, AdmitResponse__Output>;
 
@@ -50,15 +50,7 @@ export class AdmitStreamMux {
   /** Sends one message (its id is set here) and resolves with its answer or why there is none. */
   send(message: AdmitRequest, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
     if (signal.aborted) return Promise.resolve(CANCELED);
-    if (this.#closed) {
-      return Promise.resolve({
-        ok: false,
-        kind: 'rpc',
-        code: grpc.status.UNAVAILABLE,
-        detail: 'the plugin client is closed',
-        transport: true,
-      });
-    }
+    if (this.#closed) return Promise.resolve(clientClosed());
     const call = this.#ensureOpen();
     const id = this.#allocateId();
     message.id = id;

@@ -1,4 +1,7 @@
-/** A KubeConfig from the GatewayConfiguration's `kubernetes` section. */
+/**
+ * A KubeConfig as a Hookgate process is told to reach the apiserver (the GatewayConfiguration's
+ * `kubernetes` section): in-cluster (service account), or a kubeconfig file.
+ */
 import { KubeConfig } from '@kubernetes/client-node';
 
 export type KubernetesAccess =

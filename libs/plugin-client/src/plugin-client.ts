@@ -1,8 +1,9 @@
 /**
- * One plugin, as the gateway sees it: ONE channel opened at creation and kept warm (keepalive,
- * no idle timeout, reconnect with a short capped backoff), its capabilities (Describe), the
- * long-lived AdmitStream when it offers one, unary Admit otherwise, a circuit breaker, and a
- * health probe that closes the breaker as soon as the plugin answers again.
+ * One plugin, as the gateway (admission) and the controller (reconcile) see it: ONE channel opened
+ * at creation and kept warm (keepalive, no idle timeout, reconnect with a short capped backoff),
+ * its capabilities (Describe), the long-lived AdmitStream when it offers one, unary Admit
+ * otherwise, unary Reconcile, a circuit breaker, and a health probe that closes the breaker as
+ * soon as the plugin answers again.
  */
 import * as grpc from '@grpc/grpc-js';
 import {
@@ -16,14 +17,23 @@ import type {
   AdmitRequest,
   DescribeResponse__Output,
   HealthClient,
+  ReconcileRequest,
+  ReconcileResponse__Output,
   ServingStatus__Output,
 } from '@hookgate/proto';
 import { AdmitStreamMux } from './admit-stream.js';
 import { PLAIN_CAPABILITIES, capabilitiesFrom, type PluginCapabilities } from './capabilities.js';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
 import { channelCredentials, tlsChannelOptions, type PluginTls } from './credentials.js';
-import { CANCELED, type TransportOutcome } from './transport-outcome.js';
-import { admitUnary } from './unary-admit.js';
+import {
+  CANCELED,
+  clientClosed,
+  type CallFailure,
+  type CallOutcome,
+  type ReconcileCallOutcome,
+  type TransportOutcome,
+} from './transport-outcome.js';
+import { admitUnary, callUnary } from './unary-call.js';
 
 export interface PluginClientOptions {
   readonly tls?: PluginTls;
@@ -60,6 +70,15 @@ export const DEFAULT_CHANNEL_OPTIONS: grpc.ChannelOptions = Object.freeze({
   'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
 });
 
+export interface ReconcileCallOptions {
+  /** When to give up, in Date.now() ms (a gRPC deadline). */
+  readonly deadline: number;
+  /** Cancels the call (the controller is stopping). */
+  readonly signal?: AbortSignal;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
 export interface PluginClientStatus {
   readonly plugin: string;
   readonly target: string;
@@ -86,7 +105,7 @@ export class PluginClient {
   #probeTimer: NodeJS.Timeout | undefined;
   #closed = false;
   /** The last gRPC failure recorded on the breaker (a stream break hands the same outcome to every pending call). */
-  #lastRecorded: TransportOutcome | undefined;
+  #lastRecorded: CallOutcome<unknown> | undefined;
 
   constructor(name: string, target: string, options: PluginClientOptions = {}) {
     this.name = name;
@@ -142,8 +161,9 @@ export class PluginClient {
   /**
    * One admit call: the breaker first, then the stream or unary Admit. `build` makes the message
    * once the capabilities are known (they decide between the whole request and base + patch).
+   * `timeoutCounts: false`: the deadline was the request's, not the hook's, so a timeout is not the
+   * plugin's failure.
    */
-  /** `timeoutCounts: false`: the deadline was the request's, not the hook's, so a timeout is not the plugin's failure. */
   async admit(
     build: (capabilities: PluginCapabilities) => AdmitRequest,
     timeoutMs: number,
@@ -152,8 +172,7 @@ export class PluginClient {
   ): Promise<TransportOutcome> {
     if (signal.aborted) return CANCELED;
     const admission = this.breaker?.admit() ?? 'pass';
-    if (admission === 'reject')
-      return { ok: false, kind: 'circuit-open', failures: this.breaker?.consecutiveFailures ?? 0 };
+    if (admission === 'reject') return this.#circuitOpen();
     const started = Date.now();
     let capabilities = this.capabilities;
     if (capabilities === undefined) {
@@ -168,6 +187,27 @@ export class PluginClient {
       outcome = await admitUnary(this.#grpc, build(this.capabilities!), timeoutMs - (Date.now() - started), signal);
     }
     this.#record(outcome, admission === 'trial', options.timeoutCounts ?? true);
+    return outcome;
+  }
+
+  /**
+   * One side effect to reconcile (the controller's call), through the same breaker as admit calls:
+   * a plugin that is down fails fast here too. A plugin without a reconcile handler answers
+   * UNIMPLEMENTED (an `rpc` outcome that is not a transport failure); `capabilities.reconcile` says
+   * so in advance.
+   */
+  async reconcile(request: ReconcileRequest, options: ReconcileCallOptions): Promise<ReconcileCallOutcome> {
+    const signal = options.signal ?? NEVER_ABORTED;
+    if (signal.aborted) return CANCELED;
+    if (this.#closed) return clientClosed();
+    const admission = this.breaker?.admit() ?? 'pass';
+    if (admission === 'reject') return this.#circuitOpen();
+    const outcome = await callUnary<ReconcileResponse__Output>(
+      (callOptions, callback) => this.#grpc.Reconcile(request, callOptions, callback),
+      options.deadline - Date.now(),
+      signal,
+    );
+    this.#record(outcome, admission === 'trial', true);
     return outcome;
   }
 
@@ -208,15 +248,7 @@ export class PluginClient {
     timeoutMs: number,
     signal: AbortSignal,
   ): Promise<TransportOutcome> {
-    if (this.#closed) {
-      return Promise.resolve({
-        ok: false,
-        kind: 'rpc',
-        code: grpc.status.UNAVAILABLE,
-        detail: 'the plugin client is closed',
-        transport: true,
-      });
-    }
+    if (this.#closed) return Promise.resolve(clientClosed());
     // A message a plugin may refuse for its size goes alone (unary): refused on the shared stream, it
     // would break the stream and fail every call in flight on it.
     const shared =
@@ -227,7 +259,11 @@ export class PluginClient {
     return shared ? this.#stream.send(message, timeoutMs, signal) : admitUnary(this.#grpc, message, timeoutMs, signal);
   }
 
-  #record(outcome: TransportOutcome, trial: boolean, timeoutCounts: boolean): void {
+  #circuitOpen(): CallFailure {
+    return { ok: false, kind: 'circuit-open', failures: this.breaker?.consecutiveFailures ?? 0 };
+  }
+
+  #record(outcome: CallOutcome<unknown>, trial: boolean, timeoutCounts: boolean): void {
     const breaker = this.breaker;
     if (breaker === undefined) return;
     if (!outcome.ok && outcome.kind === 'timeout' && !timeoutCounts) {

@@ -1,0 +1,126 @@
+/**
+ * GET and LIST of any resource by group/version/resource, with the kubeconfig's server, TLS and
+ * credentials (client-node's own request machinery), answering plain JSON objects: no typed
+ * models, so it works for any resource, custom ones included, without discovery.
+ *
+ *   const api = resourceClient(loadKubeConfig({ mode: 'inCluster' }));
+ *   const deployment = await api.get({ group: 'apps', version: 'v1', resource: 'deployments' }, 'web', { namespace: 'shop' });
+ *   const pods = await api.list({ group: '', version: 'v1', resource: 'pods' }, { namespace: 'shop', labelSelector: 'app=web' });
+ *
+ * A non-2xx answer rejects with a KubernetesApiError: `code` is the HTTP status, `body` the
+ * apiserver's Status (or its text), the message names the request and the Status message only;
+ * `isNotFound(error)` tells a 404.
+ */
+import { HttpMethod, type ApiType, type Configuration, type KubeConfig } from '@kubernetes/client-node';
+import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import { qualifiedResource, resourcePath, type ResourceRef } from './resource.js';
+
+/** A non-2xx answer of the apiserver. */
+export class KubernetesApiError extends Error {
+  /** The HTTP status. */
+  readonly code: number;
+  /** The apiserver's Status object, or the answer's text when it was not JSON. */
+  readonly body: unknown;
+
+  constructor(code: number, message: string, body: unknown) {
+    super(message);
+    this.name = 'KubernetesApiError';
+    this.code = code;
+    this.body = body;
+  }
+}
+
+export interface GetOptions {
+  readonly namespace?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface ListOptions {
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Page size; follow `metadata.continue` with `continueToken`. */
+  readonly limit?: number;
+  readonly continueToken?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface ResourceClient {
+  get<T extends KubernetesObject = KubernetesObject>(ref: ResourceRef, name: string, options?: GetOptions): Promise<T>;
+  list<T extends KubernetesObject = KubernetesObject>(
+    ref: ResourceRef,
+    options?: ListOptions,
+  ): Promise<KubernetesListObject<T>>;
+}
+
+/** The request machinery makeApiClient hands to an API class: base URL, auth (TLS, token), fetch. */
+class RawApi implements ApiType {
+  constructor(readonly configuration: Configuration) {}
+}
+
+export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
+  const { configuration } = kubeConfig.makeApiClient(RawApi);
+
+  async function getJson(path: string, query: Record<string, string | undefined>, signal?: AbortSignal) {
+    const context = configuration.baseServer.makeRequestContext(path, HttpMethod.GET);
+    context.setHeaderParam('Accept', 'application/json');
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) context.setQueryParam(key, value);
+    if (signal !== undefined) context.setSignal(signal);
+    await configuration.authMethods.default?.applySecurityAuthentication(context);
+    const response = await configuration.httpApi.send(context).toPromise();
+    const text = await response.body.text();
+    const body = parseJson(text);
+    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
+      const status = statusMessage(body);
+      throw new KubernetesApiError(
+        response.httpStatusCode,
+        `GET ${path} failed: HTTP ${response.httpStatusCode}${status === undefined ? '' : `: ${status}`}`,
+        body ?? text,
+      );
+    }
+    if (body === undefined || typeof body !== 'object' || body === null)
+      throw new Error(`GET ${path}: the apiserver did not answer with a JSON object`);
+    return body;
+  }
+
+  return {
+    async get<T extends KubernetesObject>(ref: ResourceRef, name: string, options: GetOptions = {}): Promise<T> {
+      const path = resourcePath(ref, { namespace: options.namespace, name });
+      return (await getJson(path, {}, options.signal)) as T;
+    },
+    async list<T extends KubernetesObject>(ref: ResourceRef, options: ListOptions = {}) {
+      const path = resourcePath(ref, { namespace: options.namespace });
+      const list = (await getJson(
+        path,
+        {
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          limit: options.limit === undefined ? undefined : String(options.limit),
+          continue: options.continueToken,
+        },
+        options.signal,
+      )) as KubernetesListObject<T>;
+      if (!Array.isArray(list.items))
+        throw new Error(`GET ${path}: the apiserver answered no items list for ${qualifiedResource(ref)}`);
+      return list;
+    },
+  };
+}
+
+/** A 404 from the apiserver: the object (or the resource) does not exist. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof KubernetesApiError && error.code === 404;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function statusMessage(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}

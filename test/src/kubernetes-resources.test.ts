@@ -1,0 +1,200 @@
+/**
+ * @hookgate/kubernetes against the real-HTTP fake apiserver: get and list of any resource by
+ * group/version/resource (core, named groups, custom resources), selectors, NotFound and other
+ * errors, bearer-token auth from the kubeconfig, and the generic informer following changes.
+ */
+import {
+  isNotFound,
+  loadKubeConfig,
+  resourceClient,
+  startInformer,
+  type KubernetesObject,
+  type ResourceClient,
+} from '@hookgate/kubernetes';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeApiServer } from './fake-apiserver.js';
+
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
+const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
+const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets' };
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function setup(options: { token?: string } = {}): Promise<{ api: FakeApiServer; client: ResourceClient }> {
+  const api = await FakeApiServer.start(options);
+  closers.push(() => api.close());
+  api.addNamespace('shop', { env: 'prod' });
+  api.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web' } } });
+  api.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db-0', namespace: 'shop', labels: { app: 'db' } } });
+  api.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'lab', labels: { app: 'web' } } });
+  api.create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'shop' },
+    spec: { replicas: 3 },
+  });
+  api.registerResource({ ...WIDGETS, kind: 'Widget', namespaced: false });
+  api.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'gear' }, spec: { teeth: 12 } });
+  const kubeConfig = loadKubeConfig({ mode: 'kubeconfig', kubeconfig: await api.writeKubeconfig() });
+  return { api, client: resourceClient(kubeConfig) };
+}
+
+/** namespace/name of each item, sorted (the fake apiserver lists in key order, as etcd does). */
+const names = (list: { items: readonly KubernetesObject[] }) =>
+  list.items.map((o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`).sort();
+
+describe('resourceClient', () => {
+  const gets = [
+    {
+      name: 'a namespaced core object',
+      ref: PODS,
+      object: 'web-0',
+      namespace: 'shop',
+      want: { kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop' } },
+    },
+    {
+      name: 'a cluster-scoped core object',
+      ref: NAMESPACES,
+      object: 'shop',
+      want: { kind: 'Namespace', metadata: { name: 'shop', labels: { env: 'prod' } } },
+    },
+    {
+      name: 'an object of a named group',
+      ref: DEPLOYMENTS,
+      object: 'web',
+      namespace: 'shop',
+      want: { apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 3 } },
+    },
+    {
+      name: 'a custom resource',
+      ref: WIDGETS,
+      object: 'gear',
+      want: { apiVersion: 'example.com/v1', kind: 'Widget', spec: { teeth: 12 } },
+    },
+  ];
+  for (const c of gets) {
+    it(`gets ${c.name}`, async () => {
+      const { client } = await setup();
+      expect(
+        await client.get(c.ref, c.object, c.namespace === undefined ? {} : { namespace: c.namespace }),
+      ).toMatchObject(c.want);
+    });
+  }
+
+  const lists = [
+    { name: 'one namespace', ref: PODS, options: { namespace: 'shop' }, want: ['shop/db-0', 'shop/web-0'] },
+    { name: 'all namespaces', ref: PODS, options: {}, want: ['lab/web-0', 'shop/db-0', 'shop/web-0'] },
+    { name: 'a label selector', ref: PODS, options: { labelSelector: 'app=web' }, want: ['lab/web-0', 'shop/web-0'] },
+    {
+      name: 'a field selector',
+      ref: PODS,
+      options: { fieldSelector: 'metadata.namespace=lab' },
+      want: ['lab/web-0'],
+    },
+    { name: 'a named group', ref: DEPLOYMENTS, options: { namespace: 'shop' }, want: ['shop/web'] },
+    { name: 'a cluster-scoped custom resource', ref: WIDGETS, options: {}, want: ['/gear'] },
+  ];
+  for (const c of lists) {
+    it(`lists ${c.name}`, async () => {
+      const { client } = await setup();
+      const list = await client.list(c.ref, c.options);
+      expect(names(list)).toEqual(c.want);
+      expect(list.metadata?.resourceVersion).toMatch(/^\d+$/);
+    });
+  }
+
+  it('rejects a missing object with a 404 the caller can tell, naming the path and the apiserver message', async () => {
+    const { client } = await setup();
+    const error = await client.get(PODS, 'nope', { namespace: 'shop' }).catch((e: unknown) => e);
+    expect(isNotFound(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      'GET /api/v1/namespaces/shop/pods/nope failed: HTTP 404: pods "nope" not found',
+    );
+    expect(isNotFound(await client.list({ ...WIDGETS, resource: 'gadgets' }).catch((e: unknown) => e))).toBe(true);
+  });
+
+  it('rejects other failures with their code and message', async () => {
+    const { api, client } = await setup();
+    api.failRequests({ path: '/apis/apps/v1/namespaces/shop/deployments', status: 500 });
+    const error = await client.list(DEPLOYMENTS, { namespace: 'shop' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 500, message: expect.stringContaining('HTTP 500: injected failure 500') });
+    expect(isNotFound(error)).toBe(false);
+  });
+
+  it('authenticates with the kubeconfig token', async () => {
+    const { client } = await setup({ token: 'hunter2' });
+    expect(await client.get(NAMESPACES, 'shop')).toMatchObject({ metadata: { name: 'shop' } });
+  });
+
+  it('stops a request when its signal aborts', async () => {
+    const { client } = await setup();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(client.get(NAMESPACES, 'shop', { signal: controller.signal })).rejects.toThrow();
+  });
+});
+
+describe('startInformer', () => {
+  it('lists, syncs, follows changes of one namespace only, and serves its cache', async () => {
+    const { api } = await setup();
+    const kubeConfig = loadKubeConfig({ mode: 'kubeconfig', kubeconfig: await api.writeKubeconfig() });
+    const events: string[] = [];
+    const informer = startInformer(kubeConfig, PODS, {
+      namespace: 'shop',
+      handlers: {
+        listed: (items) => events.push(`listed ${items.length}`),
+        synced: () => events.push('synced'),
+        added: (pod) => events.push(`added ${pod.metadata?.name}`),
+        updated: (pod) => events.push(`updated ${pod.metadata?.name} ${pod.metadata?.labels?.app}`),
+        deleted: (pod) => events.push(`deleted ${pod.metadata?.name}`),
+      },
+    });
+    closers.push(() => informer.close());
+    await informer.whenSynced();
+    expect(informer.synced()).toBe(true);
+    expect(names({ items: informer.list() })).toEqual(['shop/db-0', 'shop/web-0']);
+    await vi.waitFor(() => expect(api.openWatches).toBeGreaterThan(0), { timeout: 3000, interval: 10 });
+
+    api.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'cache-0', namespace: 'shop' } });
+    api.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'elsewhere', namespace: 'lab' } });
+    api.update({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db-0', namespace: 'shop', labels: { app: 'pg' } } });
+    api.delete('v1', 'Pod', 'web-0', 'shop');
+    await vi.waitFor(() => expect(events).toContain('deleted web-0'), { timeout: 3000, interval: 10 });
+    expect(events).toEqual([
+      'listed 2',
+      'synced',
+      'added db-0',
+      'added web-0',
+      'added cache-0',
+      'updated db-0 pg',
+      'deleted web-0',
+    ]);
+    expect(informer.get('db-0', 'shop')?.metadata?.labels).toEqual({ app: 'pg' });
+    expect(informer.get('elsewhere', 'lab')).toBeUndefined();
+  });
+
+  it('reports a failed list and restarts until the apiserver answers', async () => {
+    const { api } = await setup();
+    api.failRequests({ path: '/apis/apps/v1/deployments', status: 503, watch: false, times: 2 });
+    const kubeConfig = loadKubeConfig({ mode: 'kubeconfig', kubeconfig: await api.writeKubeconfig() });
+    const failures: { stage: string; retryInMs: number; code: unknown }[] = [];
+    const informer = startInformer(kubeConfig, DEPLOYMENTS, {
+      restartBackoffMs: { initial: 20, max: 100 },
+      handlers: {
+        failed: (error, stage, retryInMs) =>
+          failures.push({ stage, retryInMs, code: (error as { code?: unknown }).code }),
+      },
+    });
+    closers.push(() => informer.close());
+    await informer.whenSynced();
+    expect(informer.list().map((d) => d.metadata?.name)).toEqual(['web']);
+    expect(failures.filter((f) => f.stage === 'run')).toEqual([
+      { stage: 'run', retryInMs: 20, code: 503 },
+      { stage: 'run', retryInMs: 40, code: 503 },
+    ]);
+  });
+});
