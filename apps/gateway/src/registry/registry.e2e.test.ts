@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '@hookgate/admission';
 import type { LoadedConfiguration } from '@hookgate/config';
+import { tempDir } from '@hookgate/plugin-sdk/testing';
 import { createGatewayMetrics, createLogger, createMetricsRegistry } from '@hookgate/observability';
 import {
   definePlugin,
@@ -30,7 +31,7 @@ import { WorkerState } from '../runtime/worker-state.js';
 import { buildGateway } from '../server/build-gateway.js';
 import { loggingSideEffectSink } from '../server/side-effects.js';
 import { podCreateRequest } from '../testing/hook-fixtures.js';
-import { configuration, eventually, payload, tempDir, webhook } from './test/fixtures.js';
+import { configuration, payload, webhook } from './test/fixtures.js';
 
 const HOOK = 'team-label.example.com';
 const CONFIGURATION = payload(configuration('team-labels', [webhook(HOOK, 'team-labels', 'Fail')]));
@@ -91,10 +92,11 @@ class Gateway {
 
   /** Once the worker serves the primary's latest registry generation. */
   async settled(): Promise<void> {
-    await eventually(
-      () => this.state.current().registryGeneration === this.registry?.snapshot().generation,
-      'the worker to apply the latest registry snapshot',
-    );
+    await expect
+      .poll(() => this.state.current().registryGeneration === this.registry?.snapshot().generation, {
+        message: 'the worker to apply the latest registry snapshot',
+      })
+      .toBe(true);
   }
 
   async admit(request: AdmissionRequest): Promise<Decision> {
@@ -181,7 +183,9 @@ describe('registry end to end', () => {
     // 2. The plugin dies (no deregistration). Its lease runs out: the Fail hook stays and fails closed at once.
     await first.registration.close();
     await first.server.shutdown(200);
-    await eventually(() => gateway.lease('team-labels') === 'expired', 'the lease to run out', LEASE_SECONDS * 2000);
+    await expect
+      .poll(() => gateway.lease('team-labels'), { message: 'the lease to run out', timeout: LEASE_SECONDS * 2000 })
+      .toBe('expired');
     await gateway.settled();
     const closed = await gateway.admit(labelled());
     expect(closed.allowed).toBe(false);
@@ -201,15 +205,15 @@ describe('registry end to end', () => {
     await gateway.stop();
     gateway = new Gateway(await loadGateway(2));
     await gateway.start();
-    await eventually(
-      () => gateway.lease('team-labels') === 'active',
-      'the plugin to register with the restarted gateway',
-    );
+    await expect
+      .poll(() => gateway.lease('team-labels'), { message: 'the plugin to register with the restarted gateway' })
+      .toBe('active');
     await gateway.settled();
-    await eventually(
-      async () => (await gateway.admit(labelled())).allowed,
-      'the restarted gateway to reach the plugin',
-    );
+    await expect
+      .poll(async () => (await gateway.admit(labelled())).allowed, {
+        message: 'the restarted gateway to reach the plugin',
+      })
+      .toBe(true);
     expect((await gateway.admit(unlabelled())).status?.message).toBe(
       `admission webhook "${HOOK}" denied the request: pods need a team label`,
     );

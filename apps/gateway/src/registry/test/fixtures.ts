@@ -1,5 +1,4 @@
 /** Test data for the registry: webhook configuration documents, static sources, a manual clock, temp dirs. */
-import { expect } from 'vitest';
 import { defaultConfiguration } from '@hookgate/admission';
 import type { ConfigKind, DefaultedConfiguration, WebhookConfiguration, WebhookSpec } from '@hookgate/admission';
 import type { StaticSources } from '../types.js';
@@ -53,11 +52,3 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
   let t = start;
   return { now: () => t, advance: (ms) => void (t += ms) };
 }
-
-/**
- * Only for registry.e2e.test.ts, which the served-state change rewrites: new tests import tempDir
- * from @hookgate/plugin-sdk/testing and poll with expect.poll. Delete both with that file's rewrite.
- */
-export { tempDir } from '@hookgate/plugin-sdk/testing';
-export const eventually = (check: () => boolean | Promise<boolean>, what: string, timeout = 5000): Promise<void> =>
-  expect.poll(check, { timeout, message: what }).toBe(true);
