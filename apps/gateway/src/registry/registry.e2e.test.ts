@@ -33,6 +33,8 @@ import { loggingSideEffectSink } from '../server/side-effects.js';
 import { podCreateRequest } from '../testing/hook-fixtures.js';
 import { configuration, payload, webhook } from './test/fixtures.js';
 
+/** vitest's poll default is 1 s: a re-registration or reconnect on a loaded 2-core machine can take longer. */
+const SETTLE_TIMEOUT_MS = 5_000;
 const HOOK = 'team-label.example.com';
 const CONFIGURATION = payload(configuration('team-labels', [webhook(HOOK, 'team-labels', 'Fail')]));
 /** The shortest lease the registry grants: the test waits it out for real. */
@@ -95,6 +97,7 @@ class Gateway {
     await expect
       .poll(() => this.state.current().registryGeneration === this.registry?.snapshot().generation, {
         message: 'the worker to apply the latest registry snapshot',
+        timeout: SETTLE_TIMEOUT_MS,
       })
       .toBe(true);
   }
@@ -206,12 +209,16 @@ describe('registry end to end', () => {
     gateway = new Gateway(await loadGateway(2));
     await gateway.start();
     await expect
-      .poll(() => gateway.lease('team-labels'), { message: 'the plugin to register with the restarted gateway' })
+      .poll(() => gateway.lease('team-labels'), {
+        message: 'the plugin to register with the restarted gateway',
+        timeout: SETTLE_TIMEOUT_MS,
+      })
       .toBe('active');
     await gateway.settled();
     await expect
       .poll(async () => (await gateway.admit(labelled())).allowed, {
         message: 'the restarted gateway to reach the plugin',
+        timeout: SETTLE_TIMEOUT_MS,
       })
       .toBe(true);
     expect((await gateway.admit(unlabelled())).status?.message).toBe(
