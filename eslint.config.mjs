@@ -7,7 +7,7 @@
 //   apps (type:app)          import libs, never another app;
 //   apps/cli (type:command)  the gateway's command: libs, and apps/gateway (app:gateway) only;
 //   tools/ (type:tool), test/ (type:e2e): anything (libs, apps, tools).
-// Test files of apps may also use the dev tooling (type:tool).
+// Test files of apps may also use the dev tooling (tools/dev, tool:dev), which imports no app.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
@@ -48,13 +48,16 @@ export default tseslint.config(
             { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
+            // tools/dev is what app tests may use, so it imports libs only.
+            { sourceTag: 'tool:dev', onlyDependOnLibsWithTags: ['type:lib'] },
           ],
         },
       ],
     },
   },
   {
-    // Test code of apps may also use the dev tooling (Redis discovery, free ports).
+    // Test code of apps may also use the dev tooling (Redis discovery, free ports, a gateway process),
+    // but not tools/bench, which imports the gateway: a plugin's test must not reach another app.
     files: ['apps/**/*.test.ts', 'apps/**/test/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
@@ -62,8 +65,8 @@ export default tseslint.config(
         {
           enforceBuildableLibDependency: false,
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
-            { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway', 'type:tool'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'tool:dev'] },
+            { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway', 'tool:dev'] },
           ],
         },
       ],
