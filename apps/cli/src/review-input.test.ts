@@ -65,6 +65,22 @@ describe('readReviewInput', () => {
       text: '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}}',
       error: 'request.uid: is required',
     },
+    // Manifests get the gateway's own checks: selectors cannot be evaluated on these.
+    {
+      name: 'a manifest whose metadata is a string',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: web\n',
+      error: 'request.object.metadata: must be an object, got a string',
+    },
+    {
+      name: 'a manifest whose labels are a list',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, labels: [a, b] }\n',
+      error: 'request.object.metadata.labels: must be a map of strings, got an array',
+    },
+    {
+      name: 'a manifest with a label value that is a number',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, labels: { tier: 1 } }\n',
+      error: 'request.object.metadata.labels[tier]: must be a string, got a number',
+    },
   ];
   it.each(errors)('refuses $name', ({ text, error }) => {
     const input = readReviewInput(text, options);

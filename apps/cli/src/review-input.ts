@@ -4,7 +4,13 @@
  * manifest's namespace, a fresh uid).
  */
 import { randomUUID } from 'node:crypto';
-import { decodeReview, type AdmissionRequest, type JsonValue, type Operation } from '@hookgate/admission';
+import {
+  decodeReview,
+  REVIEW_API_VERSION,
+  type AdmissionRequest,
+  type JsonValue,
+  type Operation,
+} from '@hookgate/admission';
 import { parseAllDocuments } from 'yaml';
 
 export interface ManifestOptions {
@@ -91,9 +97,11 @@ function fromManifest(obj: Record<string, JsonValue>, options: ManifestOptions):
       : (options.namespace ?? 'default');
   const gvk = { group, version, kind };
   const gvr = { group, version, resource: options.resource ?? pluralOf(kind) };
-  return {
-    ok: true,
-    from: 'manifest',
+  // Through the gateway's own decoder, so a manifest gets the same checks as a review (a metadata
+  // that is not an object, labels or annotations that are not maps of strings) and the same errors.
+  const decoded = decodeReview({
+    apiVersion: REVIEW_API_VERSION.v1,
+    kind: 'AdmissionReview',
     request: {
       uid: randomUUID(),
       kind: gvk,
@@ -109,7 +117,10 @@ function fromManifest(obj: Record<string, JsonValue>, options: ManifestOptions):
       dryRun: options.dryRun === true,
       options: null,
     },
-  };
+  });
+  return decoded.ok
+    ? { ok: true, request: decoded.value.request, from: 'manifest' }
+    : { ok: false, error: decoded.error.message };
 }
 
 /** The resource name the API uses for most kinds: lower case, English plural. */
