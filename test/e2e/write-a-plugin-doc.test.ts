@@ -5,13 +5,14 @@
  * 127.0.0.1:7070 (plugin) is rewritten in a temp copy of hookgate/, its 127.0.0.1:8080 (gateway) in
  * the commands. Every process is stopped by pid.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { CLI_BIN, REPO_ROOT } from '@hookgate/devtools';
+import { REPO_ROOT, startGateway, type GatewayProcess } from '@hookgate/devtools';
+import { startPluginProcess, type PluginProcess } from '@hookgate/plugin-sdk/testing';
 
 const DOC = join(REPO_ROOT, 'docs/write-a-plugin.md');
 const EXAMPLE = join(REPO_ROOT, 'docs/examples/hello-plugin');
@@ -100,93 +101,27 @@ const CHILD_ENV = {
   NO_COLOR: '1',
 };
 
-interface Started {
-  readonly pid: number;
-  /** Resolves with the first JSON log line (seen or future) that matches. */
-  waitForLog(what: string, predicate: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  /** Signals the process by pid and waits for its exit code; SIGKILL after 10 s. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-function start(args: readonly string[], env: Record<string, string> = {}): Started {
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: EXAMPLE,
-    env: { ...CHILD_ENV, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Record<string, unknown>[] = [];
-  let output = '';
-  const listeners = new Set<() => void>();
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      for (const text of chunk.split('\n')) {
-        try {
-          const parsed: unknown = JSON.parse(text);
-          if (typeof parsed === 'object' && parsed !== null) lines.push(parsed as Record<string, unknown>);
-        } catch {
-          // not a log line (or half of one: pino writes whole lines, so this is rare and harmless)
-        }
-      }
-      for (const listener of listeners) listener();
-    });
-  }
-  const exited = new Promise<number | null>((done) =>
-    child.once('exit', (code, signal) => done(code ?? (signal ? 128 : null))),
-  );
-  const running = () => child.exitCode === null && child.signalCode === null;
-  return {
-    pid: child.pid!,
-    waitForLog(what, predicate) {
-      return new Promise((found, fail) => {
-        const check = (): boolean => {
-          const line = lines.find(predicate);
-          if (line !== undefined) found(line);
-          else if (!running()) fail(new Error(`${args.join(' ')} exited before logging ${what}:\n${output}`));
-          return line !== undefined || !running();
-        };
-        if (check()) return;
-        const timer = setTimeout(
-          () => fail(new Error(`${args.join(' ')} did not log ${what} within ${START_TIMEOUT_MS} ms:\n${output}`)),
-          START_TIMEOUT_MS,
-        );
-        const listener = (): void => {
-          if (!check()) return;
-          clearTimeout(timer);
-          listeners.delete(listener);
-        };
-        listeners.add(listener);
-        void exited.then(listener);
-      });
-    },
-    async stop(signal = 'SIGTERM') {
-      if (running()) {
-        process.kill(child.pid!, signal);
-        const timer = setTimeout(() => running() && process.kill(child.pid!, 'SIGKILL'), 10_000);
-        await exited.finally(() => clearTimeout(timer));
-      }
-      return exited;
-    },
-  };
-}
-
-/** `hookgate serve` as the doc starts it, plus free ports and a temp state dir. */
-async function startGateway(configDir: string, stateDir: string): Promise<{ gateway: Started; url: string }> {
-  const gateway = start([
-    CLI_BIN,
-    'serve',
-    '--config',
-    configDir,
-    '--insecure-http',
-    '--port',
-    '0',
-    '--metrics-port',
-    '0',
-    '--state-dir',
-    stateDir,
+/** A plugin of the example, started as the doc starts it (`node --import tsx <entry>`), from the example folder. */
+function startExamplePlugin(command: string, env: Record<string, string>): PluginProcess {
+  const [node, importFlag, loader, entry, ...rest] = command.split(' ');
+  expect([node, importFlag, loader, rest.length], `the doc's plugin command: ${command}`).toEqual([
+    'node',
+    '--import',
+    'tsx',
+    0,
   ]);
-  const serving = await gateway.waitForLog('"hookgate serving"', (l) => l['msg'] === 'hookgate serving');
-  return { gateway, url: String(serving['admissionUrl']) };
+  return startPluginProcess({ cwd: EXAMPLE, entry: entry!, args: [], env: { ...CHILD_ENV, ...env } });
+}
+
+/** The first JSON log line of `plugin` whose msg is `msg` (seen or future). */
+async function pluginLogLine(plugin: PluginProcess, msg: string): Promise<Record<string, unknown>> {
+  const [line] = await plugin.waitForOutput(new RegExp(`^.*"msg":${JSON.stringify(msg)}.*$`, 'm'), START_TIMEOUT_MS);
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+/** `hookgate serve` on the doc's configuration folder, on free ports and a temp state dir. */
+function startDocGateway(configDir: string, stateDir: string): Promise<GatewayProcess> {
+  return startGateway({ configPath: configDir, stateDir, readyTimeoutMs: START_TIMEOUT_MS });
 }
 
 interface Ran {
@@ -283,7 +218,7 @@ describe('docs/write-a-plugin.md', () => {
   });
 
   describe('static configuration: plugin, gateway, reviews, then the plugin stopped', () => {
-    let plugin: Started;
+    let plugin: PluginProcess;
     let url: string;
     let configDir: string;
 
@@ -294,11 +229,9 @@ describe('docs/write-a-plugin.md', () => {
         JSON.parse(await readFile(join(EXAMPLE, 'package.json'), 'utf8')) as { scripts: { start: string } }
       ).scripts.start;
       expect(script).toBe('node --import tsx src/main.ts');
-      plugin = start(script.split(' ').slice(1), { LISTEN: '127.0.0.1:0' });
+      plugin = startExamplePlugin(script, { LISTEN: '127.0.0.1:0' });
       cleanups.push(() => plugin.stop());
-      const target = String(
-        (await plugin.waitForLog('"plugin serving"', (l) => l['msg'] === 'plugin serving'))['target'],
-      );
+      const target = String((await pluginLogLine(plugin, 'plugin serving'))['target']);
 
       // The doc's hookgate/ with the plugin's real port.
       configDir = join(dir, 'hookgate');
@@ -306,9 +239,9 @@ describe('docs/write-a-plugin.md', () => {
       const gatewayYaml = await readFile(join(configDir, 'gateway.yaml'), 'utf8');
       expect(gatewayYaml).toContain(DOC_PLUGIN_TARGET);
       await writeFile(join(configDir, 'gateway.yaml'), gatewayYaml.replace(DOC_PLUGIN_TARGET, `target: ${target}`));
-      const started = await startGateway(configDir, join(dir, 'state'));
-      cleanups.push(() => started.gateway.stop());
-      url = started.url;
+      const gateway = await startDocGateway(configDir, join(dir, 'state'));
+      cleanups.push(() => gateway.stop());
+      url = gateway.admissionUrl;
     });
 
     it('answers the reviews as the doc shows: the patch, the denial, the allowed object', async () => {
@@ -329,7 +262,8 @@ describe('docs/write-a-plugin.md', () => {
     });
 
     it('with the plugin stopped (Ctrl-C), the failure policies decide as the doc shows', async () => {
-      expect(await plugin.stop('SIGINT')).toBe(0);
+      plugin.kill('SIGINT');
+      expect(await plugin.exited()).toBe(0);
       const shown = inSection('Failure policy');
       expect(shown).toHaveLength(2);
       for (const example of shown) {
@@ -359,17 +293,15 @@ describe('docs/write-a-plugin.md', () => {
 
       const dir = await mkdtemp(join(tmpdir(), 'hookgate-doc-registry-'));
       cleanups.push(() => rm(dir, { recursive: true, force: true }));
-      const { gateway, url } = await startGateway(join(EXAMPLE, 'self-registration'), dir);
+      const gateway = await startDocGateway(join(EXAMPLE, 'self-registration'), dir);
       cleanups.push(() => gateway.stop());
-      const plugin = start(START_REGISTERED.split(' ').slice(1), {
+      const plugin = startExamplePlugin(START_REGISTERED, {
         HOOKGATE_REGISTRY: `unix://${join(dir, 'registry.sock')}`,
       });
       cleanups.push(() => plugin.stop());
-      await gateway.waitForLog(
-        '"plugin registered"',
-        (l) => l['msg'] === 'plugin registered' && l['plugin'] === 'hello',
-      );
-      await plugin.waitForLog('"registered with the gateway"', (l) => l['msg'] === 'registered with the gateway');
+      await gateway.waitForLog((l) => l['msg'] === 'plugin registered' && l['plugin'] === 'hello', START_TIMEOUT_MS);
+      await pluginLogLine(plugin, 'registered with the gateway');
+      const url = gateway.admissionUrl;
 
       const shown = inSection('Self-registration');
       expect(shown).toHaveLength(1);
