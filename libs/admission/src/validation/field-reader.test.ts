@@ -149,16 +149,16 @@ describe('FieldReader', () => {
       name: 'list items as sections',
       doc: { plugins: [{ name: 'a', extra: 1 }, null, 'x'] },
       read: (r) =>
-        r.items('plugins').map((p) => {
+        r.items('plugins', (p) => {
           const name = p.requiredString('name');
           p.finish();
           return name;
         }),
       value: ['a', undefined, undefined],
       errors: [
-        'plugins[2]: Invalid value: "x": must be an object',
         'plugins[0].extra: Unknown field',
         'plugins[1].name: Required value',
+        'plugins[2]: Invalid value: "x": must be an object',
         'plugins[2].name: Required value',
       ],
     },
@@ -166,7 +166,7 @@ describe('FieldReader', () => {
       name: 'list items as maps with arbitrary keys',
       doc: { crds: [{ 'vpcs.example.com/v1': { paths: 1 } }] },
       read: (r) =>
-        r.mapItems('crds').map((item) =>
+        r.mapItems('crds', (item) =>
           item.keys().map((key) => {
             const spec = item.object(key);
             spec.finish();

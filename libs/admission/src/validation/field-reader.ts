@@ -165,16 +165,19 @@ export class FieldReader {
     return v;
   }
 
-  /** A list of sections of named fields, one reader per item at `name[i]`; a null item reads as empty. */
-  items(name: string): FieldReader[] {
+  /**
+   * A list of sections of named fields: `read` gets a reader per item, at `name[i]`, made just
+   * before it is called (so problems come in document order). A null item reads as empty.
+   */
+  items<T>(name: string, read: (item: FieldReader, index: number) => T): T[] {
     const path = this.at(name);
-    return this.list(name).map((item, i) => new FieldReader(item, path.index(i), this.#errors, false));
+    return this.list(name).map((item, i) => read(new FieldReader(item, path.index(i), this.#errors, false), i));
   }
 
-  /** A list of mappings whose keys are data, one reader per item at `name[i]`. */
-  mapItems(name: string): FieldReader[] {
+  /** As `items`, for a list of mappings whose keys are data. */
+  mapItems<T>(name: string, read: (item: FieldReader, index: number) => T): T[] {
     const path = this.at(name);
-    return this.list(name).map((item, i) => new FieldReader(item, path.index(i), this.#errors, true));
+    return this.list(name).map((item, i) => read(new FieldReader(item, path.index(i), this.#errors, true), i));
   }
 
   /** A list of strings; undefined when absent. A null item is `Required value`; wrong items are left out. */
