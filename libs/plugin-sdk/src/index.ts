@@ -38,7 +38,6 @@ export { createPluginLogger, type PluginLogger, type PluginLoggerOptions } from 
 export {
   PluginConfigError,
   FieldReader,
-  joinFieldPath,
   parseYaml,
   validQualifiedName,
   validLabelValue,
