@@ -38,6 +38,7 @@ export { createPluginLogger, type PluginLogger, type PluginLoggerOptions } from 
 export {
   PluginConfigError,
   FieldReader,
+  type FieldPath,
   parseYaml,
   validQualifiedName,
   validLabelValue,

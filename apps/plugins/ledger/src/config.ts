@@ -10,8 +10,13 @@
  *       scope: Cluster                   # or Namespace
  *       lowercase: true
  */
-import type { FieldPath } from '@hookgate/admission';
-import { loadPluginConfig, parsePluginConfig, validQualifiedName, type FieldReader } from '@hookgate/plugin-sdk';
+import {
+  loadPluginConfig,
+  parsePluginConfig,
+  validQualifiedName,
+  type FieldPath,
+  type FieldReader,
+} from '@hookgate/plugin-sdk';
 import type { KindPattern, LedgerConfig, LedgerSpec } from './decide.js';
 
 const PLUGIN = 'ledger';

@@ -15,9 +15,10 @@ import {
   parsePluginConfig,
   validLabelValue,
   validQualifiedName,
+  type FieldPath,
   type FieldReader,
 } from '@hookgate/plugin-sdk';
-import { isSelectorOperator, type FieldPath, type LabelSelector } from '@hookgate/admission';
+import { isSelectorOperator, type LabelSelector } from '@hookgate/admission';
 import type { KindPattern, LabelRequirement, LabelRule, RequiredLabelsPolicy } from './decide.js';
 
 const PLUGIN = 'required-labels';

@@ -126,6 +126,18 @@ describe('FieldReader', () => {
       errors: ['m[example.com/b]: Invalid value: 4711: must be a string (quote numbers and booleans in YAML)'],
     },
     {
+      name: 'a map key with dots is bracketed; a field below a section is dotted',
+      doc: { resources: { requests: { 'a.b': 1 } } },
+      read: (r) => {
+        const resources = r.object('resources');
+        const requests = resources.stringMap('requests');
+        resources.finish();
+        return requests;
+      },
+      value: {},
+      errors: ['resources.requests[a.b]: Invalid value: 1: must be a string (quote numbers and booleans in YAML)'],
+    },
+    {
       name: 'a string map that is a list',
       doc: { m: [] },
       read: (r) => r.stringMap('m'),
