@@ -6,9 +6,8 @@ import { formatFieldError } from '@hookgate/admission';
 import type { FieldError, FieldErrorType } from '@hookgate/admission';
 
 export type ConfigRule =
+  /** Includes FieldValueUnknown: a field GatewayConfiguration does not have (a typo must not pass silently). */
   | FieldErrorType
-  /** A field GatewayConfiguration does not have (a typo must not pass silently). */
-  | 'FieldValueUnknown'
   | 'YAMLSyntax'
   | 'FileUnreadable'
   /** A document of an apiVersion/kind Hookgate does not read. */
@@ -41,11 +40,6 @@ export interface DocumentIssue {
 
 export function issueFromFieldError(e: FieldError): DocumentIssue {
   return { field: e.field, rule: e.type, message: formatFieldError(e) };
-}
-
-export function unknownFieldIssue(field: string, suggestion?: string): DocumentIssue {
-  const hint = suggestion === undefined ? '' : `: did you mean "${suggestion}"?`;
-  return { field, rule: 'FieldValueUnknown', message: `${field}: Unknown field${hint}` };
 }
 
 /** `config.yaml:12 (document 2, ValidatingWebhookConfiguration "x"): webhooks[0].name: Required value` */

@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import {
-  FieldPath,
+  FieldReader,
   duplicate,
   err,
   forbidden,
@@ -19,8 +19,7 @@ import {
 } from '@hookgate/admission';
 import type { Result } from '@hookgate/admission';
 import { LOG_LEVELS } from '@hookgate/observability';
-import type { DocumentIssue } from './config-error.js';
-import { FieldReader } from './field-reader.js';
+import { issueFromFieldError, type DocumentIssue } from './config-error.js';
 import { DEFAULTS, GATEWAY_API_VERSION, GATEWAY_KIND } from './gateway-configuration.js';
 import type {
   AdmissionListener,
@@ -40,8 +39,7 @@ export function parseGatewayConfiguration(
   document: unknown,
   env: DefaultingEnvironment,
 ): Result<GatewayConfiguration, DocumentIssue[]> {
-  const issues: DocumentIssue[] = [];
-  const top = new FieldReader(document, FieldPath.root(''), issues);
+  const top = FieldReader.of(document);
   const path = (p: string) => (isAbsolute(p) ? p : resolve(env.configDir, p));
   const optionalPath = (r: FieldReader, name: string) => {
     const v = r.string(name);
@@ -105,7 +103,7 @@ export function parseGatewayConfiguration(
   const logLevel = top.oneOf('logLevel', LOG_LEVELS, DEFAULTS.logLevel);
   top.finish();
 
-  if (issues.length > 0) return err(issues);
+  if (top.errors().length > 0) return err(top.errors().map(issueFromFieldError));
   return ok({
     apiVersion: GATEWAY_API_VERSION,
     kind: GATEWAY_KIND,
@@ -181,11 +179,9 @@ function checkPortConflict(admission: AdmissionListener, metrics: MetricsListene
 }
 
 function readPlugins(top: FieldReader, optionalPath: PathReader): PluginConfiguration[] {
-  const listPath = top.path.child('plugins');
   const seen = new Set<string>();
   const plugins: PluginConfiguration[] = [];
-  top.list('plugins').forEach((item, i) => {
-    const r = new FieldReader(item, listPath.index(i), top.issues);
+  top.items('plugins', (r) => {
     const name = r.requiredString('name');
     if (name !== undefined) {
       for (const msg of isDns1123Subdomain(name)) r.report(invalid(r.path.child('name'), name, msg));
@@ -261,20 +257,18 @@ function readKubernetes(r: FieldReader, optionalPath: PathReader): KubernetesAcc
 }
 
 function readNamespaces(top: FieldReader, kubernetes: KubernetesAccess): StaticNamespace[] {
-  const listPath = top.path.child('namespaces');
-  const items = top.list('namespaces');
-  if (items.length > 0 && kubernetes.mode !== 'none') {
+  const given = top.raw('namespaces');
+  if (Array.isArray(given) && given.length > 0 && kubernetes.mode !== 'none') {
     top.report(
       forbidden(
-        listPath,
+        top.path.child('namespaces'),
         'static namespace labels are used only with kubernetes.mode none; with an apiserver the labels come from it',
       ),
     );
   }
   const seen = new Set<string>();
   const namespaces: StaticNamespace[] = [];
-  items.forEach((item, i) => {
-    const r = new FieldReader(item, listPath.index(i), top.issues);
+  top.items('namespaces', (r) => {
     const name = r.requiredString('name');
     if (name !== undefined) {
       for (const msg of isDns1123Label(name)) r.report(invalid(r.path.child('name'), name, msg));

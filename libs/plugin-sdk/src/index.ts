@@ -38,7 +38,7 @@ export { createPluginLogger, type PluginLogger, type PluginLoggerOptions } from 
 export {
   PluginConfigError,
   FieldReader,
-  joinFieldPath,
+  type FieldPath,
   parseYaml,
   validQualifiedName,
   validLabelValue,

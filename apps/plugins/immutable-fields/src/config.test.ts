@@ -46,22 +46,22 @@ crds:
       name: 'an empty path list',
       yaml: 'kinds: { apps/Deployment: [] }',
       problems: [
-        'kinds[apps/Deployment]: Invalid value: []: must be a non-empty list of field paths such as spec.forProvider.region',
+        'kinds[apps/Deployment]: Invalid value: []string{}: must be a non-empty list of field paths such as spec.forProvider.region',
       ],
     },
     {
       name: 'a crds entry with a typo',
       yaml: 'crds: [{ vpcs.ec2.aws.crossplane.io/v1beta1: { immutableFieldPath: [spec.x] } }]',
       problems: [
-        'crds[0][vpcs.ec2.aws.crossplane.io/v1beta1].immutableFieldPath: Unsupported value: "immutableFieldPath": supported values: "immutableFieldPaths"',
-        'crds[0][vpcs.ec2.aws.crossplane.io/v1beta1].immutableFieldPaths: Invalid value: null: must be a non-empty list of field paths such as spec.forProvider.region',
+        'crds[0][vpcs.ec2.aws.crossplane.io/v1beta1].immutableFieldPaths: Invalid value: "null": must be a non-empty list of field paths such as spec.forProvider.region',
+        'crds[0][vpcs.ec2.aws.crossplane.io/v1beta1].immutableFieldPath: Unknown field: did you mean "immutableFieldPaths"?',
       ],
     },
     {
       name: 'a crds key in the wrong form',
       yaml: 'crds: [{ VPC: { immutableFieldPaths: [spec.x] } }]',
       problems: [
-        'crds[0].VPC: Invalid value: "VPC": must be <plural>.<group>/<version>, e.g. vpcs.ec2.aws.crossplane.io/v1beta1',
+        'crds[0][VPC]: Invalid value: "VPC": must be <plural>.<group>/<version>, e.g. vpcs.ec2.aws.crossplane.io/v1beta1',
       ],
     },
   ];

@@ -9,7 +9,7 @@
  *     - rdsinstances.database.aws.crossplane.io/v1beta1:
  *         immutableFieldPaths: [spec.forProvider.vpcId]
  */
-import { joinFieldPath, loadPluginConfig, parsePluginConfig, type FieldReader } from '@hookgate/plugin-sdk';
+import { loadPluginConfig, parsePluginConfig, type FieldReader } from '@hookgate/plugin-sdk';
 import type { ImmutableEntry, ImmutablePolicy, TargetMatcher } from './decide.js';
 import { parseFieldPath, type FieldPath } from './field-path.js';
 
@@ -25,61 +25,68 @@ export function parseImmutableFieldsConfig(text: string, source: string): Immuta
   return parsePluginConfig(PLUGIN, text, source, readImmutablePolicy);
 }
 
-function readImmutablePolicy(document: unknown, r: FieldReader): ImmutablePolicy {
-  const root = r.object(document, '', ['kinds', 'crds']) ?? {};
+function readImmutablePolicy(r: FieldReader): ImmutablePolicy {
   const entries: ImmutableEntry[] = [];
 
-  for (const [key, rawPaths] of Object.entries(r.object(root['kinds'], 'kinds') ?? {})) {
-    const at = joinFieldPath('kinds', key);
+  const kinds = r.map('kinds');
+  for (const key of kinds.keys()) {
     const match = KIND_KEY.exec(key);
     const target: TargetMatcher | undefined = match
       ? { by: 'kind', group: match[1] ?? '', kind: match[2]! }
       : undefined;
     if (!target)
-      r.invalid(
-        at,
+      kinds.invalid(
+        key,
         key,
         'must be group/Kind, or Kind alone for the core group (e.g. ec2.aws.crossplane.io/VPC, ConfigMap)',
       );
-    const paths = readPaths(r, rawPaths, at);
+    const paths = readPaths(kinds, key);
     if (target && paths) entries.push({ target, paths });
   }
 
-  const crds = root['crds'];
-  if (crds !== undefined && crds !== null && !Array.isArray(crds))
+  const crds = r.raw('crds');
+  if (crds !== undefined && !Array.isArray(crds))
     r.invalid('crds', crds, 'must be a list of { <plural>.<group>/<version>: { immutableFieldPaths: [...] } }');
-  (Array.isArray(crds) ? crds : []).forEach((item, i) => {
-    for (const [key, value] of Object.entries(r.object(item, `crds[${i}]`) ?? {})) {
-      const at = joinFieldPath(`crds[${i}]`, key);
-      const match = CRD_KEY.exec(key);
-      const target: TargetMatcher | undefined = match
-        ? {
-            by: 'resource',
-            resource: match[1]!,
-            group: match[2] ?? '',
-            ...(match[3] !== undefined ? { version: match[3] } : {}),
-          }
-        : undefined;
-      if (!target) r.invalid(at, key, 'must be <plural>.<group>/<version>, e.g. vpcs.ec2.aws.crossplane.io/v1beta1');
-      const spec = r.object(value, at, ['immutableFieldPaths']);
-      const paths = readPaths(r, spec?.['immutableFieldPaths'], `${at}.immutableFieldPaths`);
-      if (target && paths) entries.push({ target, paths });
-    }
-  });
+  else
+    r.mapItems('crds', (item) => {
+      for (const key of item.keys()) {
+        const match = CRD_KEY.exec(key);
+        const target: TargetMatcher | undefined = match
+          ? {
+              by: 'resource',
+              resource: match[1]!,
+              group: match[2] ?? '',
+              ...(match[3] !== undefined ? { version: match[3] } : {}),
+            }
+          : undefined;
+        if (!target)
+          item.invalid(key, key, 'must be <plural>.<group>/<version>, e.g. vpcs.ec2.aws.crossplane.io/v1beta1');
+        const spec = item.object(key);
+        const paths = readPaths(spec, 'immutableFieldPaths');
+        spec.finish();
+        if (target && paths) entries.push({ target, paths });
+      }
+    });
 
-  if (entries.length === 0 && r.problems.length === 0) r.required('kinds');
+  r.finish(); // before the check below: an unknown key (a typo of kinds) explains the empty policy
+  if (entries.length === 0 && r.errors().length === 0) r.required('kinds');
   return { entries };
 }
 
-function readPaths(r: FieldReader, raw: unknown, at: string): FieldPath[] | undefined {
-  const texts = r.stringArray(raw, at);
+/** The field `name` of `section`: a non-empty list of field paths. */
+function readPaths(section: FieldReader, name: string): FieldPath[] | undefined {
+  const texts = section.stringList(name);
   if (texts === undefined || texts.length === 0)
-    return r.invalid(at, raw ?? null, 'must be a non-empty list of field paths such as spec.forProvider.region');
+    return section.invalid(
+      name,
+      section.raw(name) ?? null,
+      'must be a non-empty list of field paths such as spec.forProvider.region',
+    );
   const paths: FieldPath[] = [];
   texts.forEach((text, i) => {
     const parsed = parseFieldPath(text);
     if (parsed.ok) paths.push(parsed.path);
-    else r.invalid(`${at}[${i}]`, text, `is not a field path: ${parsed.error}`);
+    else section.invalid(section.at(name).index(i), text, `is not a field path: ${parsed.error}`);
   });
   return paths;
 }

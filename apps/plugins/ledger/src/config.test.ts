@@ -46,7 +46,7 @@ describe('parseLedgerConfig', () => {
       name: 'no ledgers',
       yaml: 'keyPrefix: x',
       problems: [
-        'ledgers: Invalid value: null: must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }',
+        'ledgers: Invalid value: "null": must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }',
       ],
     },
     {

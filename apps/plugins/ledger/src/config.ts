@@ -10,7 +10,13 @@
  *       scope: Cluster                   # or Namespace
  *       lowercase: true
  */
-import { loadPluginConfig, parsePluginConfig, validQualifiedName, type FieldReader } from '@hookgate/plugin-sdk';
+import {
+  loadPluginConfig,
+  parsePluginConfig,
+  validQualifiedName,
+  type FieldPath,
+  type FieldReader,
+} from '@hookgate/plugin-sdk';
 import type { KindPattern, LedgerConfig, LedgerSpec } from './decide.js';
 
 const PLUGIN = 'ledger';
@@ -33,11 +39,9 @@ export function parseLedgerConfig(text: string, source: string): LedgerSettings 
   return parsePluginConfig(PLUGIN, text, source, readLedgerSettings);
 }
 
-function readLedgerSettings(document: unknown, r: FieldReader): LedgerSettings {
-  const root = r.object(document, '', ['keyPrefix', 'pendingTtlSeconds', 'ledgers']) ?? {};
-
-  const keyPrefix = r.string(root['keyPrefix'], 'keyPrefix') ?? DEFAULT_KEY_PREFIX;
-  const ttl = root['pendingTtlSeconds'] ?? DEFAULT_PENDING_TTL_SECONDS;
+function readLedgerSettings(r: FieldReader): LedgerSettings {
+  const keyPrefix = r.string('keyPrefix', DEFAULT_KEY_PREFIX, { allowEmpty: true });
+  const ttl = r.raw('pendingTtlSeconds') ?? DEFAULT_PENDING_TTL_SECONDS;
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 60) {
     r.invalid(
       'pendingTtlSeconds',
@@ -47,47 +51,47 @@ function readLedgerSettings(document: unknown, r: FieldReader): LedgerSettings {
   }
 
   const ledgers: LedgerSpec[] = [];
-  const raw = root['ledgers'];
+  const raw = r.raw('ledgers');
   if (!Array.isArray(raw) || raw.length === 0)
     r.invalid('ledgers', raw ?? null, 'must be a non-empty list of { name, kinds, annotation, scope?, lowercase? }');
   else
-    raw.forEach((item, i) => {
-      const ledger = readLedger(r, item, `ledgers[${i}]`);
+    r.items('ledgers', (item) => {
+      const ledger = readLedger(item);
       if (ledger === undefined) return;
-      if (ledgers.some((l) => l.name === ledger.name)) r.invalid(`ledgers[${i}].name`, ledger.name, 'must be unique');
+      if (ledgers.some((l) => l.name === ledger.name)) item.invalid('name', ledger.name, 'must be unique');
       ledgers.push(ledger);
     });
 
   return { keyPrefix, pendingTtlSeconds: ttl as number, ledgers };
 }
 
-function readLedger(r: FieldReader, raw: unknown, path: string): LedgerSpec | undefined {
-  const item = r.object(raw, path, ['name', 'kinds', 'annotation', 'scope', 'lowercase']);
-  if (item === undefined) return r.required(path);
-  const name = r.string(item['name'], `${path}.name`) ?? r.required(`${path}.name`);
+function readLedger(item: FieldReader): LedgerSpec | undefined {
+  const name = item.requiredString('name');
   if (name !== undefined && !LEDGER_NAME.test(name))
-    r.invalid(`${path}.name`, name, 'must be lowercase letters, digits and "-" (it is part of Redis keys)');
+    item.invalid('name', name, 'must be lowercase letters, digits and "-" (it is part of Redis keys)');
 
-  const kindTexts = r.stringArray(item['kinds'], `${path}.kinds`) ?? [];
-  if (kindTexts.length === 0) r.required(`${path}.kinds`);
-  const kinds = kindTexts.map((text, i) => readKind(r, text, `${path}.kinds[${i}]`)).filter((k) => k !== undefined);
+  const kindTexts = item.stringList('kinds') ?? [];
+  if (kindTexts.length === 0) item.required('kinds');
+  const kinds = kindTexts
+    .map((text, i) => readKind(item, text, item.at('kinds').index(i)))
+    .filter((k) => k !== undefined);
 
-  const annotation = r.string(item['annotation'], `${path}.annotation`) ?? r.required(`${path}.annotation`);
+  const annotation = item.requiredString('annotation');
   if (annotation !== undefined && !validQualifiedName(annotation))
-    r.invalid(`${path}.annotation`, annotation, 'must be an annotation key ([prefix/]name)');
+    item.invalid('annotation', annotation, 'must be an annotation key ([prefix/]name)');
 
-  const scope = r.string(item['scope'], `${path}.scope`) ?? 'Cluster';
-  if (!SCOPES.includes(scope as LedgerSpec['scope'])) r.unsupported(`${path}.scope`, scope, SCOPES);
+  const scope = item.string('scope', 'Cluster');
+  if (!SCOPES.includes(scope as LedgerSpec['scope'])) item.notSupported('scope', scope, SCOPES);
 
-  const lowercase = item['lowercase'] ?? false;
-  if (typeof lowercase !== 'boolean') r.invalid(`${path}.lowercase`, lowercase, 'must be true or false');
+  const lowercase = item.bool('lowercase', false);
+  item.finish();
 
   if (name === undefined || annotation === undefined) return undefined;
-  return { name, kinds, annotation, scope: scope as LedgerSpec['scope'], lowercase: lowercase === true };
+  return { name, kinds, annotation, scope: scope as LedgerSpec['scope'], lowercase };
 }
 
 /** `Kind` (core group), `group/Kind`, with `*` for either part. */
-function readKind(r: FieldReader, text: string, path: string): KindPattern | undefined {
+function readKind(r: FieldReader, text: string, path: FieldPath): KindPattern | undefined {
   if (text === '*') return { group: '*', kind: '*' };
   const slash = text.indexOf('/');
   const group = slash < 0 ? '' : text.slice(0, slash);

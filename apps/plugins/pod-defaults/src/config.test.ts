@@ -45,16 +45,14 @@ describe('parsePodDefaultsConfig', () => {
     {
       name: 'a typo in a top-level key',
       yaml: 'imagePulPolicy: Always',
-      problems: [
-        'imagePulPolicy: Unsupported value: "imagePulPolicy": supported values: "imagePullPolicy", "resources", "containers", "namespaceLabels", "fromNamespace"',
-      ],
+      problems: ['imagePulPolicy: Unknown field: did you mean "imagePullPolicy"?'],
     },
     {
       name: 'bad quantity and unquoted number',
       yaml: 'resources: { requests: { cpu: lots, memory: 64 } }',
       problems: [
-        'resources.requests.memory: Invalid value: 64: must be a string (quote numbers and booleans in YAML)',
-        'resources.requests.cpu: Invalid value: "lots": must be a quantity such as 100m, 0.5 or 128Mi',
+        'resources.requests[memory]: Invalid value: 64: must be a string (quote numbers and booleans in YAML)',
+        'resources.requests[cpu]: Invalid value: "lots": must be a quantity such as 100m, 0.5 or 128Mi',
       ],
     },
     {
@@ -68,7 +66,7 @@ describe('parsePodDefaultsConfig', () => {
       name: 'invalid label value in the namespace map',
       yaml: 'namespaceLabels: { payments: { team: "has spaces" } }',
       problems: [
-        'namespaceLabels.payments.team: Invalid value: "has spaces": must be a label value (63 characters at most: letters, digits, "-", "_", ".")',
+        'namespaceLabels[payments][team]: Invalid value: "has spaces": must be a label value (63 characters at most: letters, digits, "-", "_", ".")',
       ],
     },
     {
@@ -81,7 +79,7 @@ describe('parsePodDefaultsConfig', () => {
     {
       name: 'the root is not a mapping',
       yaml: '- a\n- b',
-      problems: ['(document): Invalid value: ["a","b"]: must be a mapping'],
+      problems: ['Invalid value: []string{"a", "b"}: must be an object'],
     },
   ];
   for (const c of invalid) {

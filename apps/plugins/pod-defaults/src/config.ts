@@ -8,7 +8,6 @@
  *   fromNamespace: { labels: [team], annotations: { example.com/cost-center: cost-center } }
  */
 import {
-  joinFieldPath,
   loadPluginConfig,
   parsePluginConfig,
   validLabelValue,
@@ -31,63 +30,57 @@ export function parsePodDefaultsConfig(text: string, source: string): PodDefault
   return parsePluginConfig(PLUGIN, text, source, readPodDefaults);
 }
 
-function readPodDefaults(document: unknown, r: FieldReader): PodDefaults {
-  const root =
-    r.object(document, '', ['imagePullPolicy', 'resources', 'containers', 'namespaceLabels', 'fromNamespace']) ?? {};
-
-  const imagePullPolicy = r.string(root['imagePullPolicy'], 'imagePullPolicy');
+function readPodDefaults(r: FieldReader): PodDefaults {
+  const imagePullPolicy = r.string('imagePullPolicy');
   if (imagePullPolicy !== undefined && !PULL_POLICIES.includes(imagePullPolicy as PullPolicy)) {
-    r.unsupported('imagePullPolicy', imagePullPolicy, PULL_POLICIES);
+    r.notSupported('imagePullPolicy', imagePullPolicy, PULL_POLICIES);
   }
 
-  const resources = r.object(root['resources'], 'resources', ['requests']);
-  const requests = r.stringMap(resources?.['requests'], 'resources.requests') ?? {};
+  const resources = r.object('resources');
+  const requests = resources.stringMap('requests') ?? {};
   for (const [name, quantity] of Object.entries(requests)) {
+    const at = resources.at('requests').key(name);
     if (!validQualifiedName(name))
-      r.invalid(
-        joinFieldPath('resources.requests', name),
-        name,
-        'must be a resource name such as cpu, memory or example.com/gpu',
-      );
-    if (!QUANTITY.test(quantity))
-      r.invalid(joinFieldPath('resources.requests', name), quantity, 'must be a quantity such as 100m, 0.5 or 128Mi');
+      r.invalid(at, name, 'must be a resource name such as cpu, memory or example.com/gpu');
+    if (!QUANTITY.test(quantity)) r.invalid(at, quantity, 'must be a quantity such as 100m, 0.5 or 128Mi');
   }
+  resources.finish();
 
-  const containerLists = r.stringArray(root['containers'], 'containers') ?? [...CONTAINER_LISTS];
+  const containerLists = r.stringList('containers') ?? [...CONTAINER_LISTS];
   containerLists.forEach((list, i) => {
-    if (!CONTAINER_LISTS.includes(list as ContainerList)) r.unsupported(`containers[${i}]`, list, CONTAINER_LISTS);
+    if (!CONTAINER_LISTS.includes(list as ContainerList))
+      r.notSupported(r.at('containers').index(i), list, CONTAINER_LISTS);
   });
 
-  const namespaceLabels: Record<string, Record<string, string>> = {};
-  for (const [namespace, labels] of Object.entries(r.object(root['namespaceLabels'], 'namespaceLabels') ?? {})) {
-    const path = joinFieldPath('namespaceLabels', namespace);
-    const map = r.stringMap(labels, path);
-    if (map === undefined) continue;
-    for (const [key, value] of Object.entries(map)) {
-      if (!validQualifiedName(key)) r.invalid(joinFieldPath(path, key), key, 'must be a label key');
+  const byNamespace = r.map('namespaceLabels');
+  const namespaceEntries: [string, Record<string, string>][] = [];
+  for (const namespace of byNamespace.keys()) {
+    const labels = byNamespace.stringMap(namespace);
+    if (labels === undefined) continue;
+    for (const [key, value] of Object.entries(labels)) {
+      const at = byNamespace.at(namespace).key(key);
+      if (!validQualifiedName(key)) r.invalid(at, key, 'must be a label key');
       if (!validLabelValue(value))
-        r.invalid(
-          joinFieldPath(path, key),
-          value,
-          'must be a label value (63 characters at most: letters, digits, "-", "_", ".")',
-        );
+        r.invalid(at, value, 'must be a label value (63 characters at most: letters, digits, "-", "_", ".")');
     }
-    namespaceLabels[namespace] = map;
+    namespaceEntries.push([namespace, labels]);
   }
+  // fromEntries: a namespace key is data, even one named __proto__.
+  const namespaceLabels = Object.fromEntries(namespaceEntries);
 
-  const fromNamespace = r.object(root['fromNamespace'], 'fromNamespace', ['labels', 'annotations']);
-  const copyLabels = r.stringArray(fromNamespace?.['labels'], 'fromNamespace.labels') ?? [];
+  const fromNamespace = r.object('fromNamespace');
+  const copyLabels = fromNamespace.stringList('labels') ?? [];
   copyLabels.forEach((key, i) => {
-    if (!validQualifiedName(key)) r.invalid(`fromNamespace.labels[${i}]`, key, 'must be a label key');
+    if (!validQualifiedName(key)) r.invalid(fromNamespace.at('labels').index(i), key, 'must be a label key');
   });
-  const copyAnnotations = r.stringMap(fromNamespace?.['annotations'], 'fromNamespace.annotations') ?? {};
+  const copyAnnotations = fromNamespace.stringMap('annotations') ?? {};
   for (const [annotation, labelKey] of Object.entries(copyAnnotations)) {
-    if (!validQualifiedName(annotation))
-      r.invalid(joinFieldPath('fromNamespace.annotations', annotation), annotation, 'must be an annotation key');
-    if (!validQualifiedName(labelKey))
-      r.invalid(joinFieldPath('fromNamespace.annotations', annotation), labelKey, 'must be a namespace label key');
+    const at = fromNamespace.at('annotations').key(annotation);
+    if (!validQualifiedName(annotation)) r.invalid(at, annotation, 'must be an annotation key');
+    if (!validQualifiedName(labelKey)) r.invalid(at, labelKey, 'must be a namespace label key');
   }
-  if ((copyLabels.length > 0 || Object.keys(copyAnnotations).length > 0) && Object.keys(namespaceLabels).length === 0) {
+  fromNamespace.finish();
+  if ((copyLabels.length > 0 || Object.keys(copyAnnotations).length > 0) && namespaceEntries.length === 0) {
     r.invalid(
       'namespaceLabels',
       {},

@@ -10,6 +10,7 @@ import {
   root,
   tooLong,
   tooMany,
+  unknownField,
   type FieldError,
 } from './field-path.js';
 
@@ -100,6 +101,12 @@ describe('formatFieldError', () => {
       want: 'webhooks[0].matchConditions: Too many: 65: must have at most 64 items',
     },
     { name: 'too many, one item', error: tooMany('x', 2, 1), want: 'x: Too many: 2: must have at most 1 item' },
+    {
+      name: 'unknown field with a suggestion',
+      error: unknownField('admision', 'admission'),
+      want: 'admision: Unknown field: did you mean "admission"?',
+    },
+    { name: 'unknown field without a suggestion', error: unknownField('a.b'), want: 'a.b: Unknown field' },
     { name: 'too long omits the value', error: tooLong('x', 63), want: 'x: Too long: may not be more than 63 bytes' },
     {
       name: 'root-level error has no field prefix',

@@ -11,7 +11,9 @@ export type FieldErrorType =
   | 'FieldValueDuplicate'
   | 'FieldValueForbidden'
   | 'FieldValueTooMany'
-  | 'FieldValueTooLong';
+  | 'FieldValueTooLong'
+  /** A key the reader of a hand-written document does not know (a typo must not pass silently). */
+  | 'FieldValueUnknown';
 
 export interface FieldError {
   readonly type: FieldErrorType;
@@ -102,6 +104,13 @@ export const tooLong = (path: FieldPath | string, max: number): FieldError => ({
   detail: `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}`,
 });
 
+/** `x: Unknown field: did you mean "y"?`, the suggestion when the key looks like a typo of a known one. */
+export const unknownField = (path: FieldPath | string, suggestion?: string): FieldError => ({
+  type: 'FieldValueUnknown',
+  field: at(path),
+  ...(suggestion !== undefined ? { detail: `did you mean ${goQuote(suggestion)}?` } : {}),
+});
+
 const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueRequired: 'Required value',
   FieldValueInvalid: 'Invalid value',
@@ -110,6 +119,7 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueForbidden: 'Forbidden',
   FieldValueTooMany: 'Too many',
   FieldValueTooLong: 'Too long',
+  FieldValueUnknown: 'Unknown field',
 };
 
 /** The value part as Go's `%q` / `%v` / `%#v` would print it in field.Error.ErrorBody. */
@@ -129,16 +139,33 @@ function formatBadValue(value: unknown, listType = '[]string'): string {
 
 /** field.Error.Error(): `<field>: <Type>[: <value>][: <detail>]`. */
 export function formatFieldError(e: FieldError): string {
+  return formatWithValueLimit(e, Infinity);
+}
+
+/**
+ * formatFieldError with the value cut to `maxValueChars` (ending in `...`): for problems in
+ * hand-written configuration, whose line must stay readable when someone pasted a whole manifest.
+ */
+export function formatFieldErrorShort(e: FieldError, maxValueChars = 80): string {
+  return formatWithValueLimit(e, maxValueChars);
+}
+
+function formatWithValueLimit(e: FieldError, maxValueChars: number): string {
   const typeText = TYPE_TEXT[e.type];
   const omitValue =
     e.type === 'FieldValueRequired' ||
     e.type === 'FieldValueForbidden' ||
     e.type === 'FieldValueTooLong' ||
+    e.type === 'FieldValueUnknown' ||
     !('badValue' in e);
-  let body = omitValue ? typeText : `${typeText}: ${formatBadValue(e.badValue, e.badValueType)}`;
+  let body = omitValue
+    ? typeText
+    : `${typeText}: ${shorten(formatBadValue(e.badValue, e.badValueType), maxValueChars)}`;
   if (e.detail) body += `: ${e.detail}`;
   return e.field === '' ? body : `${e.field}: ${body}`;
 }
+
+const shorten = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 
 /**
  * apierrors.NewInvalid's message: `<Kind>.<group> "<name>" is invalid: <errors>` where several

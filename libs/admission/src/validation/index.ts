@@ -9,11 +9,14 @@ export {
   forbidden,
   tooMany,
   tooLong,
+  unknownField,
   formatFieldError,
+  formatFieldErrorShort,
   formatInvalid,
   type FieldError,
   type FieldErrorType,
 } from './field-path.js';
+export { FieldReader, type IntRange, type StringOptions } from './field-reader.js';
 export {
   isDns1123Label,
   isDns1123Subdomain,

@@ -2,15 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FieldReader } from './field-reader.js';
+import type { FieldReader } from '@hookgate/admission';
 import { loadPluginConfig, parsePluginConfig } from './load-plugin-config.js';
 import { PluginConfigError } from './plugin-config-error.js';
 
 /** A small reader in the plugins' style: a required `name`, an optional `labels` map. */
-function readDemo(document: unknown, r: FieldReader): { name: string; labels: Record<string, string> } {
-  const root = r.object(document, '', ['name', 'labels']) ?? {};
-  const name = r.string(root['name'], 'name') ?? r.required('name') ?? '';
-  return { name, labels: r.stringMap(root['labels'], 'labels') ?? {} };
+function readDemo(r: FieldReader): { name: string; labels: Record<string, string> } {
+  return { name: r.requiredString('name') ?? '', labels: r.stringMap('labels') ?? {} };
 }
 
 function problemsOf(run: () => unknown): string[] {
@@ -37,9 +35,9 @@ describe('parsePluginConfig', () => {
       name: 'every field problem at once',
       yaml: 'nmae: a\nlabels: { cost-center: 4711 }\n',
       problems: [
-        'nmae: Unsupported value: "nmae": supported values: "name", "labels"',
         'name: Required value',
-        'labels.cost-center: Invalid value: 4711: must be a string (quote numbers and booleans in YAML)',
+        'labels[cost-center]: Invalid value: 4711: must be a string (quote numbers and booleans in YAML)',
+        'nmae: Unknown field: did you mean "name"?',
       ],
     },
     {
@@ -56,7 +54,7 @@ describe('parsePluginConfig', () => {
 
   it('the message names the plugin and the file', () => {
     expect(() => parsePluginConfig('demo', 'name: [x]', '/etc/hookgate/demo.yaml', readDemo)).toThrow(
-      'demo: invalid configuration in /etc/hookgate/demo.yaml:\n  - name: Invalid value: ["x"]: must be a string',
+      'demo: invalid configuration in /etc/hookgate/demo.yaml:\n  - name: Invalid value: []string{"x"}: must be a string',
     );
   });
 });
@@ -80,7 +78,7 @@ describe('loadPluginConfig', () => {
     const file = path.join(dir, 'demo.yaml');
     await writeFile(file, 'labels: []\n');
     await expect(loadPluginConfig('demo', file, readDemo)).rejects.toThrow(
-      `demo: invalid configuration in ${file}:\n  - name: Required value\n  - labels: Invalid value: []: must be a mapping`,
+      `demo: invalid configuration in ${file}:\n  - name: Required value\n  - labels: Invalid value: []string{}: must be an object`,
     );
   });
 

@@ -23,7 +23,7 @@ describe('runPluginMain', () => {
       config: 'team: [shop]\n',
       health: undefined,
       exitCode: 1,
-      stderr: 'team: Invalid value: ["shop"]: must be a string',
+      stderr: 'team: Invalid value: []string{"shop"}: must be a string',
     },
   ];
   for (const c of cases) {
