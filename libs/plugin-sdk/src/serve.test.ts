@@ -284,4 +284,37 @@ describe('servePlugin shutdown', () => {
       await tmp.cleanup();
     }
   });
+  it('answers /readyz 503 with the reason while draining, ok while serving', async () => {
+    const held = gate();
+    let started = 0;
+    const p = definePlugin({
+      name: 'draining-ready',
+      hooks: {
+        hold: { phase: 'validating', validate: async () => (started++, await held.promise, { allowed: true }) },
+      },
+    });
+    const server = await servePlugin(p, { listen: '127.0.0.1:0', logger: false, metrics: { listen: '127.0.0.1:0' } });
+    const clients = rawClients(server.target);
+    const readyz = async () => {
+      const res = await fetch(`http://${server.metricsAddress}/readyz`);
+      return { status: res.status, body: await res.text() };
+    };
+    try {
+      expect(await readyz()).toEqual({ status: 200, body: 'ok' });
+      const answered = unaryAdmit(clients.plugin, admitMessage('hold', 'VALIDATING', pod));
+      await expect.poll(() => started === 1, { timeout: 3_000, message: 'the held hook to start' }).toBe(true);
+      const stopped = server.shutdown(5000);
+      await expect.poll(readyz, { timeout: 3_000, message: '/readyz while draining' }).toEqual({
+        status: 503,
+        body: 'not ready: draining: the plugin is shutting down and answers only the calls in flight',
+      });
+      held.release();
+      await answered;
+      await stopped;
+    } finally {
+      held.release();
+      clients.close();
+      await server.shutdown(100);
+    }
+  });
 });

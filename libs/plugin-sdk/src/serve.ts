@@ -240,7 +240,13 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
 
   let metricsListener: MetricsListener | undefined;
   if (metrics?.listen !== undefined)
-    metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry);
+    metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry, () =>
+      draining
+        ? 'draining: the plugin is shutting down and answers only the calls in flight'
+        : health.get('') === 'SERVING'
+          ? undefined
+          : `gRPC health is ${health.get('')}`,
+    );
 
   const target = address.kind === 'unix' ? `unix://${address.path}` : `${publicHost(address.host)}:${port}`;
   logger.info({ plugin: plugin.name, target, hooks: [...plugin.hooks.keys()] }, 'plugin serving');
