@@ -123,7 +123,11 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
       answer();
     } catch (error) {
       logger.error(
-        { plugin: plugin.name, err: error instanceof Error ? { type: error.name, stack: error.stack } : String(error) },
+        {
+          plugin: plugin.name,
+          // `err` is a thrown Error (with its stack); anything else thrown is only a message.
+          ...(error instanceof Error ? { err: { type: error.name, stack: error.stack } } : { error: String(error) }),
+        },
         'could not send an answer',
       );
     }

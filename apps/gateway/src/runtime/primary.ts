@@ -114,7 +114,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   runningRegistry.onChange((change) => pool.broadcast({ type: 'hookgate:registry', registry: change.snapshot }));
   const reload = () => void holder.reload();
   const watch = await watchConfiguration(options.configPath, reload, {
-    onError: (e) => log.warn({ err: e.message }, 'stopped watching the configuration; SIGHUP still reloads'),
+    onError: (e) => log.warn({ error: e.message }, 'stopped watching the configuration; SIGHUP still reloads'),
   });
   const unhookSighup = reloadOnSighup(reload);
 
@@ -126,7 +126,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
           worker: worker.id,
           generation: message.generation,
           registryGeneration: message.registryGeneration,
-          err: message.error,
+          error: message.error,
         },
         'a worker could not apply the configuration or registrations; it keeps its previous hooks',
       );
