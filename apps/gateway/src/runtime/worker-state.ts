@@ -156,7 +156,10 @@ export class WorkerState implements GatewayStateSource {
 
   /** @kubernetes/client-node costs a second to load: only when an apiserver is configured. */
   async #informer(kubernetes: GatewayConfiguration['kubernetes']): Promise<NamespaceSource> {
-    const { informerNamespaces, loadKubeConfig } = await import('../namespaces/index.js');
+    const [{ informerNamespaces }, { loadKubeConfig }] = await Promise.all([
+      import('../namespaces/informer-namespaces.js'),
+      import('@hookgate/kubernetes'),
+    ]);
     const access =
       kubernetes.mode === 'inCluster'
         ? { mode: 'inCluster' as const }
