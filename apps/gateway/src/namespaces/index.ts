@@ -5,12 +5,12 @@
  *
  *   const source = gateway.kubernetes.mode === 'none'
  *     ? staticNamespaces(gateway.namespaces)
- *     : informerNamespaces(loadKubeConfig(gateway.kubernetes), { log, onLookup }); // loadKubeConfig: @hookgate/kubernetes
+ *     : informerNamespacesFor(gateway.kubernetes, { log, onLookup }); // or informerNamespaces(kubeConfig, …)
  *   env.namespaces = source.lookup; readyz: source.ready()
  */
 export { staticNamespaces } from './static-namespaces.js';
 export type { StaticNamespace } from './static-namespaces.js';
-export { informerNamespaces } from './informer-namespaces.js';
+export { informerNamespaces, informerNamespacesFor } from './informer-namespaces.js';
 export type { InformerNamespacesOptions } from './informer-namespaces.js';
 export { NAMESPACE_NAME_LABEL } from './namespace-result.js';
 export type { NamespaceSource, LookupSource, LookupOutcome } from './namespace-source.js';

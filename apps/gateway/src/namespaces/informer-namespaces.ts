@@ -9,9 +9,11 @@ import type { NamespaceLookupResult } from '@hookgate/admission';
 import {
   isKubernetesApiError,
   isNotFound,
+  loadKubeConfig,
   resourceClient,
   startInformer,
   type KubeConfig,
+  type KubernetesAccess,
   type KubernetesObject,
 } from '@hookgate/kubernetes';
 import type { ComponentLog } from '@hookgate/observability';
@@ -28,6 +30,14 @@ export interface InformerNamespacesOptions {
   readonly liveTimeoutMs?: number;
   /** Restart delays after informer errors: doubles from initial up to max. Defaults 500 and 30000. */
   readonly restartBackoffMs?: { readonly initial: number; readonly max: number };
+}
+
+/** The informer with the kubeconfig the GatewayConfiguration's `kubernetes` section names. */
+export function informerNamespacesFor(
+  access: KubernetesAccess,
+  options: InformerNamespacesOptions = {},
+): NamespaceSource {
+  return informerNamespaces(loadKubeConfig(access), options);
 }
 
 export function informerNamespaces(kubeConfig: KubeConfig, options: InformerNamespacesOptions = {}): NamespaceSource {
