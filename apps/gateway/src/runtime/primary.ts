@@ -19,6 +19,7 @@ import {
   createMetricsRegistry,
   recordConfigReload,
   startHealthListener,
+  type HealthListener,
   type Logger,
 } from '@hookgate/observability';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
@@ -82,13 +83,27 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   });
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);
   let shuttingDown = false;
-  const health = await startHealthListener({
-    host: gateway.metrics.host,
-    port: gateway.metrics.port,
-    metrics: clusterMetricsSource(metricsRegistry),
-    notReadyReason: () =>
-      shuttingDown ? 'shutting down' : pool.listeningCount() === 0 ? 'admission listener not accepting yet' : undefined,
-  });
+  let health: HealthListener;
+  try {
+    health = await startHealthListener({
+      host: gateway.metrics.host,
+      port: gateway.metrics.port,
+      metrics: clusterMetricsSource(metricsRegistry),
+      notReadyReason: () =>
+        shuttingDown
+          ? 'shutting down'
+          : pool.listeningCount() === 0
+            ? 'admission listener not accepting yet'
+            : undefined,
+    });
+  } catch (error) {
+    // The open registry socket would keep the process alive with nothing served.
+    await runningRegistry.close();
+    process.stderr.write(
+      `hookgate: cannot serve /metrics, /livez and /readyz: ${(error as Error).message}; nothing started\n`,
+    );
+    return 1;
+  }
   const metricsUrl = urlOf('http', gateway.metrics.host, health.port);
 
   holder.onReload((outcome) => {
