@@ -1,5 +1,6 @@
 /** servePlugin over real gRPC: unix socket and TCP, unary and stream, health, describe, reconcile, shutdown. */
 import * as grpc from '@grpc/grpc-js';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -317,4 +318,40 @@ describe('servePlugin shutdown', () => {
       await server.shutdown(100);
     }
   });
+
+  it('rejects naming the port when the metrics port is taken, and frees its gRPC port', async () => {
+    const taken = await servePlugin(plugin, {
+      listen: '127.0.0.1:0',
+      logger: false,
+      metrics: { listen: '127.0.0.1:0' },
+    });
+    try {
+      const grpcPort = await freePort();
+      const failure = await servePlugin(plugin, {
+        listen: `127.0.0.1:${grpcPort}`,
+        logger: false,
+        metrics: { listen: taken.metricsAddress! },
+      }).catch((e: unknown) => e);
+      const port = taken.metricsAddress!.split(':').at(-1);
+      expect(failure).toMatchObject({
+        code: 'EADDRINUSE',
+        message: `cannot listen on 127.0.0.1 port ${port}: EADDRINUSE`,
+      });
+      expect(await freePort(grpcPort)).toBe(grpcPort);
+    } finally {
+      await taken.shutdown(100);
+    }
+  });
 });
+
+/** A port free on 127.0.0.1 right now (`port` 0: any); rejects when `port` is taken. */
+function freePort(port = 0): Promise<number> {
+  const probe = net.createServer();
+  return new Promise<number>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(port, '127.0.0.1', () => {
+      const bound = (probe.address() as net.AddressInfo).port;
+      probe.close(() => resolve(bound));
+    });
+  });
+}
