@@ -1,8 +1,10 @@
 /**
  * Process lifecycle: a worker that dies is replaced while the other keeps serving; graceful
  * shutdown on SIGTERM stops accepting, turns /readyz to 503 while it drains, answers the requests
- * in flight, and every process exits with 0.
+ * in flight, and every process exits with 0. A metrics port that is taken stops the start, saying so.
  */
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
@@ -75,4 +77,24 @@ describe('gateway process lifecycle', () => {
     expect(gateway.logs.at(-1)?.msg).toBe('hookgate stopped');
     await expect(fetch(`${gateway.metricsUrl}/livez`)).rejects.toThrow();
   });
+});
+
+describe('gateway start with the metrics port taken', () => {
+  it('says which port is taken and exits 1 without serving', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const failure = await startGateway({ config: gatewayConfigYaml([]), metricsPort: port }).catch(
+        (e: unknown) => e as Error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toContain('gateway exited with 1 before serving');
+      expect((failure as Error).message).toContain(
+        `hookgate: cannot serve /metrics, /livez and /readyz: cannot listen on 127.0.0.1 port ${port}: EADDRINUSE; nothing started`,
+      );
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  }, 40_000);
 });

@@ -4,6 +4,7 @@
  * errors, bearer-token auth from the kubeconfig, and the generic informer following changes.
  */
 import {
+  isKubernetesApiError,
   isNotFound,
   loadKubeConfig,
   resourceClient,
@@ -121,7 +122,16 @@ describe('resourceClient', () => {
     const { api, client } = await setup();
     api.failRequests({ path: '/apis/apps/v1/namespaces/shop/deployments', status: 500 });
     const error = await client.list(DEPLOYMENTS, { namespace: 'shop' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 500, message: expect.stringContaining('HTTP 500: injected failure 500') });
+    expect(error).toMatchObject({
+      name: 'KubernetesApiError',
+      code: 'HG_ERR_KUBERNETES_API',
+      status: 500,
+      request: 'GET /apis/apps/v1/namespaces/shop/deployments',
+      answer: 'HTTP 500: injected failure 500',
+      message: 'GET /apis/apps/v1/namespaces/shop/deployments failed: HTTP 500: injected failure 500',
+      remedy: expect.stringContaining('403'),
+    });
+    expect(isKubernetesApiError(error)).toBe(true);
     expect(isNotFound(error)).toBe(false);
   });
 
@@ -186,7 +196,7 @@ describe('startInformer', () => {
       restartBackoffMs: { initial: 20, max: 100 },
       handlers: {
         failed: (error, stage, retryInMs) =>
-          failures.push({ stage, retryInMs, code: (error as { code?: unknown }).code }),
+          failures.push({ stage, retryInMs, code: (error as { status?: unknown }).status }),
       },
     });
     closers.push(() => informer.close());
@@ -196,5 +206,23 @@ describe('startInformer', () => {
       { stage: 'run', retryInMs: 20, code: 503 },
       { stage: 'run', retryInMs: 40, code: 503 },
     ]);
+  });
+
+  it('reports a refused watch as a KubernetesApiError with its status', async () => {
+    const { api } = await setup();
+    api.failRequests({ path: '/apis/apps/v1/deployments', status: 403, watch: true, times: 1 });
+    const kubeConfig = loadKubeConfig({ mode: 'kubeconfig', kubeconfig: await api.writeKubeconfig() });
+    const failures: unknown[] = [];
+    const informer = startInformer(kubeConfig, DEPLOYMENTS, {
+      restartBackoffMs: { initial: 20, max: 100 },
+      handlers: { failed: (error, stage) => failures.push({ stage, error }) },
+    });
+    closers.push(() => informer.close());
+    await vi.waitFor(() => expect(failures).toHaveLength(1), { timeout: 3000, interval: 10 });
+    expect(failures[0]).toMatchObject({
+      stage: 'run',
+      error: { code: 'HG_ERR_KUBERNETES_API', status: 403, answer: 'HTTP 403' },
+    });
+    expect(isKubernetesApiError((failures[0] as { error: unknown }).error)).toBe(true);
   });
 });

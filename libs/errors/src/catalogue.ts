@@ -15,6 +15,11 @@ export const AREAS = {
   },
   PLUGIN: { title: 'Plugin SDK', about: 'Thrown by `@hookgate/plugin-sdk` when a plugin starts.' },
   LEDGER: { title: 'Ledger plugin', about: 'Thrown by the built-in ledger plugin (`apps/plugins/ledger`).' },
+  KUBERNETES: {
+    title: 'Kubernetes access',
+    about:
+      'Thrown by `@hookgate/kubernetes` (resource GET and LIST, informers) when the apiserver answers with an error or with something that is not an API object. The gateway turns them into namespace-lookup failures and informer warnings.',
+  },
 } as const;
 
 // Gateway: the admission listener's error answers.
@@ -93,6 +98,22 @@ export const HG_ERR_LEDGER_REDIS_UNREACHABLE = defineError(
   },
 );
 
+// Kubernetes access.
+
+export const HG_ERR_KUBERNETES_API = defineError('HG_ERR_KUBERNETES_API', '%s failed: HTTP %s%s', {
+  meaning:
+    "The apiserver answered a request with an error status (`KubernetesApiError`: the HTTP status as `status`, the apiserver's Status as `body`; the message names the request and the Status message). 404 means the object or the resource does not exist (`isNotFound`).",
+  remedy:
+    "By status: 401, the kubeconfig's credentials are wrong or expired; 403, grant the identity in the kubeconfig (the gateway's ServiceAccount in a cluster) get, list and watch on the named resource; 404 on a resource, the API group or version is not served by this cluster; 429 and 5xx, the apiserver is overloaded or failing, and the caller retries.",
+});
+
+export const HG_ERR_KUBERNETES_UNEXPECTED_ANSWER = defineError('HG_ERR_KUBERNETES_UNEXPECTED_ANSWER', '%s: %s', {
+  meaning:
+    'A request succeeded (2xx) but the answer was not what the API returns: not a JSON object, or a list without `items`.',
+  remedy:
+    "Check that the kubeconfig's server URL points at the apiserver itself, not at a proxy or another service that answers with something else.",
+});
+
 /** Every entry, keyed by its code. */
 export const catalogue = {
   HG_ERR_GATEWAY_BAD_REQUEST,
@@ -104,6 +125,8 @@ export const catalogue = {
   HG_ERR_PLUGIN_CONFIG_INVALID,
   HG_ERR_PLUGIN_DEFINITION_INVALID,
   HG_ERR_LEDGER_REDIS_UNREACHABLE,
+  HG_ERR_KUBERNETES_API,
+  HG_ERR_KUBERNETES_UNEXPECTED_ANSWER,
 } as const;
 
 export type CataloguedCode = keyof typeof catalogue;

@@ -12,6 +12,7 @@ export { resourcePath, qualifiedResource, type ResourceRef, type ObjectScope } f
 export {
   resourceClient,
   isNotFound,
+  isKubernetesApiError,
   KubernetesApiError,
   type ResourceClient,
   type GetOptions,

@@ -15,7 +15,7 @@
  *   await pods.close();
  */
 import { ListWatch, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
-import { resourceClient } from './resource-client.js';
+import { KubernetesApiError, isKubernetesApiError, resourceClient } from './resource-client.js';
 import { resourcePath, type ResourceRef } from './resource.js';
 
 export interface InformerHandlers<T> {
@@ -31,7 +31,8 @@ export interface InformerHandlers<T> {
   readonly deleted?: (object: T) => void;
   /**
    * The informer stopped on an error and restarts in `retryInMs`. `stage` 'run': a list or a watch
-   * failed; 'start': starting it threw (one restart is scheduled either way).
+   * failed (a KubernetesApiError when the apiserver answered with an error status); 'start': starting
+   * it threw (one restart is scheduled either way).
    */
   readonly failed?: (error: unknown, stage: 'run' | 'start', retryInMs: number) => void;
 }
@@ -92,8 +93,9 @@ export function startInformer<T extends KubernetesObject = KubernetesObject>(
     }
     return result;
   };
+  const path = resourcePath(ref, options.namespace === undefined ? {} : { namespace: options.namespace });
   const informer = new ListWatch<T>(
-    resourcePath(ref, options.namespace === undefined ? {} : { namespace: options.namespace }),
+    path,
     new Watch(kubeConfig),
     list,
     false,
@@ -113,7 +115,7 @@ export function startInformer<T extends KubernetesObject = KubernetesObject>(
   });
   informer.on('error', (error) => {
     if (closed) return; // close() aborts the watch, which reports an AbortError
-    handlers.failed?.(error, 'run', nextDelay);
+    handlers.failed?.(fromWatchError(error, path), 'run', nextDelay);
     scheduleRestart();
   });
 
@@ -153,4 +155,14 @@ export function startInformer<T extends KubernetesObject = KubernetesObject>(
 
 function keyOf(object: KubernetesObject): string {
   return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+}
+
+/**
+ * client-node's Watch rejects a refused watch with a plain Error carrying `statusCode` (and the
+ * status text as its message): give it this package's error, so callers handle one shape.
+ */
+function fromWatchError(error: unknown, path: string): unknown {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status !== 'number' || isKubernetesApiError(error)) return error;
+  return new KubernetesApiError(status, `GET ${path}?watch=true`, undefined, undefined);
 }

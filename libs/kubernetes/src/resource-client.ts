@@ -7,27 +7,45 @@
  *   const deployment = await api.get({ group: 'apps', version: 'v1', resource: 'deployments' }, 'web', { namespace: 'shop' });
  *   const pods = await api.list({ group: '', version: 'v1', resource: 'pods' }, { namespace: 'shop', labelSelector: 'app=web' });
  *
- * A non-2xx answer rejects with a KubernetesApiError: `code` is the HTTP status, `body` the
- * apiserver's Status (or its text), the message names the request and the Status message only;
- * `isNotFound(error)` tells a 404.
+ * A non-2xx answer rejects with a KubernetesApiError (code HG_ERR_KUBERNETES_API): `status` is the
+ * HTTP status, `body` the apiserver's Status (or its text), the message names the request and the
+ * Status message only; `isNotFound(error)` tells a 404. A 2xx answer that is not an API object
+ * rejects with HG_ERR_KUBERNETES_UNEXPECTED_ANSWER.
  */
 import { HttpMethod, type ApiType, type Configuration, type KubeConfig } from '@kubernetes/client-node';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import { HG_ERR_KUBERNETES_API, HG_ERR_KUBERNETES_UNEXPECTED_ANSWER, isHookgateError } from '@hookgate/errors';
 import { qualifiedResource, resourcePath, type ResourceRef } from './resource.js';
 
-/** A non-2xx answer of the apiserver. */
-export class KubernetesApiError extends Error {
+/** A non-2xx answer of the apiserver (HG_ERR_KUBERNETES_API). */
+export class KubernetesApiError extends HG_ERR_KUBERNETES_API {
+  override name = 'KubernetesApiError';
   /** The HTTP status. */
-  readonly code: number;
+  readonly status: number;
+  /** The request, `GET /api/v1/namespaces/shop`. */
+  readonly request: string;
+  /** The answer in one line: `HTTP 404: namespaces "shop" not found` (the Status message when there was one). */
+  readonly answer: string;
   /** The apiserver's Status object, or the answer's text when it was not JSON. */
   readonly body: unknown;
 
-  constructor(code: number, message: string, body: unknown) {
-    super(message);
-    this.name = 'KubernetesApiError';
-    this.code = code;
+  constructor(status: number, request: string, statusMessage: string | undefined, body: unknown) {
+    const detail = statusMessage === undefined || statusMessage === '' ? '' : `: ${statusMessage}`;
+    super(request, String(status), detail);
+    this.status = status;
+    this.request = request;
+    this.answer = `HTTP ${status}${detail}`;
     this.body = body;
   }
+}
+
+/** A KubernetesApiError, told by its code and fields (not `instanceof`: two copies of the package give two classes). */
+export function isKubernetesApiError(error: unknown): error is KubernetesApiError {
+  return (
+    isHookgateError(error, HG_ERR_KUBERNETES_API.code) &&
+    typeof (error as Partial<KubernetesApiError>).status === 'number' &&
+    typeof (error as Partial<KubernetesApiError>).answer === 'string'
+  );
 }
 
 export interface GetOptions {
@@ -71,15 +89,10 @@ export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
     const text = await response.body.text();
     const body = parseJson(text);
     if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
-      const status = statusMessage(body);
-      throw new KubernetesApiError(
-        response.httpStatusCode,
-        `GET ${path} failed: HTTP ${response.httpStatusCode}${status === undefined ? '' : `: ${status}`}`,
-        body ?? text,
-      );
+      throw new KubernetesApiError(response.httpStatusCode, `GET ${path}`, statusMessage(body), body ?? text);
     }
     if (body === undefined || typeof body !== 'object' || body === null)
-      throw new Error(`GET ${path}: the apiserver did not answer with a JSON object`);
+      throw new HG_ERR_KUBERNETES_UNEXPECTED_ANSWER(`GET ${path}`, 'the apiserver did not answer with a JSON object');
     return body;
   }
 
@@ -101,7 +114,10 @@ export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
         options.signal,
       )) as KubernetesListObject<T>;
       if (!Array.isArray(list.items))
-        throw new Error(`GET ${path}: the apiserver answered no items list for ${qualifiedResource(ref)}`);
+        throw new HG_ERR_KUBERNETES_UNEXPECTED_ANSWER(
+          `GET ${path}`,
+          `the apiserver answered no items list for ${qualifiedResource(ref)}`,
+        );
       return list;
     },
   };
@@ -109,7 +125,7 @@ export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
 
 /** A 404 from the apiserver: the object (or the resource) does not exist. */
 export function isNotFound(error: unknown): boolean {
-  return error instanceof KubernetesApiError && error.code === 404;
+  return isKubernetesApiError(error) && error.status === 404;
 }
 
 function parseJson(text: string): unknown {

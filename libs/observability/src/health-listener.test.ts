@@ -1,5 +1,7 @@
 /** The health and metrics listener over real HTTP on an ephemeral port. */
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { addressesOf } from './listen-on-addresses.js';
 import { startHealthListener, type HealthListener, type HealthListenerOptions } from './health-listener.js';
 
 describe('startHealthListener', () => {
@@ -87,5 +89,64 @@ describe('startHealthListener', () => {
     expect((await get(listener, '/livez')).status).toBe(200);
     await listener.close();
     await expect(fetch(`${listener.url}/livez`)).rejects.toThrow();
+  });
+  it('listens on every address the host name resolves to', async () => {
+    const listener = await startHealthListener({
+      host: 'localhost',
+      port: 0,
+      metrics: { contentType: 'text/plain', collect: async () => '' },
+    });
+    open.push(listener);
+    const expected = (await addressesOf('localhost')).map((a) => `${a.includes(':') ? `[${a}]` : a}:${listener.port}`);
+    expect(listener.addresses).toEqual(expected);
+    for (const address of listener.addresses) expect((await fetch(`http://${address}/livez`)).status).toBe(200);
+  });
+
+  it('rejects naming host, port and error code when the port is taken', async () => {
+    const taken = await start({ metrics: { contentType: 'text/plain', collect: async () => '' } });
+    await expect(
+      startHealthListener({
+        host: '127.0.0.1',
+        port: taken.port,
+        metrics: { contentType: 'text/plain', collect: async () => '' },
+      }),
+    ).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+      message: `cannot listen on 127.0.0.1 port ${taken.port}: EADDRINUSE`,
+    });
+  });
+
+  it('answers 500 when the readiness check throws, and keeps serving', async () => {
+    const listener = await start({
+      metrics: { contentType: 'text/plain', collect: async () => '' },
+      notReadyReason: () => {
+        throw new Error('registry state unreadable');
+      },
+    });
+    expect(await get(listener, '/readyz')).toMatchObject({
+      status: 500,
+      body: 'internal error: registry state unreadable\n',
+    });
+    expect((await get(listener, '/livez')).status).toBe(200);
+  });
+
+  it('closes within a bounded time despite a client that never finishes its headers and a stuck scrape', async () => {
+    const listener = await startHealthListener({
+      host: '127.0.0.1',
+      port: 0,
+      metrics: { contentType: 'text/plain', collect: () => new Promise<string>(() => undefined) },
+    });
+    const slow = net.connect(listener.port, '127.0.0.1');
+    await new Promise<void>((resolve) => slow.once('connect', () => resolve()));
+    slow.write('GET /livez HTTP/1.1\r\nHost: x\r\n');
+    const slowClosed = new Promise<void>((resolve) => slow.once('close', () => resolve()));
+    slow.on('error', () => undefined);
+    const scrape = fetch(`${listener.url}/metrics`).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // both requests reach the server
+    const started = performance.now();
+    await listener.close();
+    expect(performance.now() - started).toBeLessThan(3_000);
+    await slowClosed;
+    expect(await scrape).toBeInstanceOf(Error);
   });
 });

@@ -4,11 +4,10 @@
  * cancellation, hook errors and a plugin that is not there.
  */
 import * as grpc from '@grpc/grpc-js';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, servePlugin, type PluginServer, type ReconcileRequest } from '@hookgate/plugin-sdk';
+import { tempDir, type TempDir } from '@hookgate/plugin-sdk/testing';
 import type { ReconcileRequest as ReconcileMessage } from '@hookgate/proto';
 import { createPluginClient, type PluginClient } from './plugin-client.js';
 
@@ -55,13 +54,14 @@ const message = (kind = 'quota', overrides: Partial<ReconcileMessage> = {}): Rec
 const inSeconds = (s: number) => ({ deadline: Date.now() + s * 1000 });
 
 describe('PluginClient → an SDK plugin over a unix socket', () => {
-  let dir: string;
+  let tmp: TempDir;
   let servers: PluginServer[];
   let client: PluginClient;
   let plain: PluginClient;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-plugin-client-'));
+    tmp = await tempDir('hookgate-plugin-client-');
+    const dir = tmp.dir;
     servers = await Promise.all([
       servePlugin(quota, { listen: `unix://${path.join(dir, 'quota.sock')}`, logger: false }),
       servePlugin(admitOnly, { listen: `unix://${path.join(dir, 'admit-only.sock')}`, logger: false }),
@@ -74,7 +74,7 @@ describe('PluginClient → an SDK plugin over a unix socket', () => {
     client.close();
     plain.close();
     await Promise.all(servers.map((s) => s.shutdown(200)));
-    await rm(dir, { recursive: true, force: true });
+    await tmp.cleanup();
   });
 
   it('reads the capabilities from Describe, reconcile included', async () => {

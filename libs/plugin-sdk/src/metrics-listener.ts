@@ -1,6 +1,7 @@
 /**
  * The plugin's /metrics listener, when a plugin asks for one: the health and metrics listener
- * every Hookgate process shares (@hookgate/observability), so plugins also answer /livez and /readyz.
+ * every Hookgate process shares (@hookgate/observability), so plugins also answer /livez and /readyz
+ * (503 while the plugin is not serving: draining at shutdown).
  */
 import { registryMetricsSource, startHealthListener } from '@hookgate/observability';
 import type client from 'prom-client';
@@ -11,12 +12,21 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
-export async function startMetricsListener(listen: string, registry: client.Registry): Promise<MetricsListener> {
+/**
+ * `notReadyReason`: why /readyz answers 503 (the plugin is draining, say), undefined while the plugin
+ * serves.
+ */
+export async function startMetricsListener(
+  listen: string,
+  registry: client.Registry,
+  notReadyReason: () => string | undefined,
+): Promise<MetricsListener> {
   const address = parseListen(listen);
   if (address.kind !== 'tcp') throw new Error(`metrics listen address ${JSON.stringify(listen)} must be host:port`);
   return startHealthListener({
     host: address.host || '127.0.0.1',
     port: address.port,
     metrics: registryMetricsSource(registry),
+    notReadyReason,
   });
 }

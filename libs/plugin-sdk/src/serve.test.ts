@@ -1,5 +1,6 @@
 /** servePlugin over real gRPC: unix socket and TCP, unary and stream, health, describe, reconcile, shutdown. */
 import * as grpc from '@grpc/grpc-js';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -284,4 +285,73 @@ describe('servePlugin shutdown', () => {
       await tmp.cleanup();
     }
   });
+  it('answers /readyz 503 with the reason while draining, ok while serving', async () => {
+    const held = gate();
+    let started = 0;
+    const p = definePlugin({
+      name: 'draining-ready',
+      hooks: {
+        hold: { phase: 'validating', validate: async () => (started++, await held.promise, { allowed: true }) },
+      },
+    });
+    const server = await servePlugin(p, { listen: '127.0.0.1:0', logger: false, metrics: { listen: '127.0.0.1:0' } });
+    const clients = rawClients(server.target);
+    const readyz = async () => {
+      const res = await fetch(`http://${server.metricsAddress}/readyz`);
+      return { status: res.status, body: await res.text() };
+    };
+    try {
+      expect(await readyz()).toEqual({ status: 200, body: 'ok' });
+      const answered = unaryAdmit(clients.plugin, admitMessage('hold', 'VALIDATING', pod));
+      await expect.poll(() => started === 1, { timeout: 3_000, message: 'the held hook to start' }).toBe(true);
+      const stopped = server.shutdown(5000);
+      await expect.poll(readyz, { timeout: 3_000, message: '/readyz while draining' }).toEqual({
+        status: 503,
+        body: 'not ready: draining: the plugin is shutting down and answers only the calls in flight',
+      });
+      held.release();
+      await answered;
+      await stopped;
+    } finally {
+      held.release();
+      clients.close();
+      await server.shutdown(100);
+    }
+  });
+
+  it('rejects naming the port when the metrics port is taken, and frees its gRPC port', async () => {
+    const taken = await servePlugin(plugin, {
+      listen: '127.0.0.1:0',
+      logger: false,
+      metrics: { listen: '127.0.0.1:0' },
+    });
+    try {
+      const grpcPort = await freePort();
+      const failure = await servePlugin(plugin, {
+        listen: `127.0.0.1:${grpcPort}`,
+        logger: false,
+        metrics: { listen: taken.metricsAddress! },
+      }).catch((e: unknown) => e);
+      const port = taken.metricsAddress!.split(':').at(-1);
+      expect(failure).toMatchObject({
+        code: 'EADDRINUSE',
+        message: `cannot listen on 127.0.0.1 port ${port}: EADDRINUSE`,
+      });
+      expect(await freePort(grpcPort)).toBe(grpcPort);
+    } finally {
+      await taken.shutdown(100);
+    }
+  });
 });
+
+/** A port free on 127.0.0.1 right now (`port` 0: any); rejects when `port` is taken. */
+function freePort(port = 0): Promise<number> {
+  const probe = net.createServer();
+  return new Promise<number>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(port, '127.0.0.1', () => {
+      const bound = (probe.address() as net.AddressInfo).port;
+      probe.close(() => resolve(bound));
+    });
+  });
+}

@@ -123,7 +123,11 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
       answer();
     } catch (error) {
       logger.error(
-        { plugin: plugin.name, err: error instanceof Error ? { type: error.name, stack: error.stack } : String(error) },
+        {
+          plugin: plugin.name,
+          // `err` is a thrown Error (with its stack); anything else thrown is only a message.
+          ...(error instanceof Error ? { err: { type: error.name, stack: error.stack } } : { error: String(error) }),
+        },
         'could not send an answer',
       );
     }
@@ -239,8 +243,22 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
   health.setAll('SERVING');
 
   let metricsListener: MetricsListener | undefined;
-  if (metrics?.listen !== undefined)
-    metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry);
+  if (metrics?.listen !== undefined) {
+    try {
+      metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry, () =>
+        draining
+          ? 'draining: the plugin is shutting down and answers only the calls in flight'
+          : health.get('') === 'SERVING'
+            ? undefined
+            : `gRPC health is ${health.get('')}`,
+      );
+    } catch (error) {
+      // Nothing has been answered yet: without this, the bound gRPC port would keep the process alive.
+      health.close();
+      server.forceShutdown();
+      throw error;
+    }
+  }
 
   const target = address.kind === 'unix' ? `unix://${address.path}` : `${publicHost(address.host)}:${port}`;
   logger.info({ plugin: plugin.name, target, hooks: [...plugin.hooks.keys()] }, 'plugin serving');

@@ -6,7 +6,16 @@
  * itself with backoff after errors.
  */
 import type { NamespaceLookupResult } from '@hookgate/admission';
-import { resourceClient, startInformer, type KubeConfig, type KubernetesObject } from '@hookgate/kubernetes';
+import {
+  isKubernetesApiError,
+  isNotFound,
+  loadKubeConfig,
+  resourceClient,
+  startInformer,
+  type KubeConfig,
+  type KubernetesAccess,
+  type KubernetesObject,
+} from '@hookgate/kubernetes';
 import type { ComponentLog } from '@hookgate/observability';
 import { NOT_FOUND, buildFoundResult } from './namespace-result.js';
 import type { LookupOutcome, LookupSource, NamespaceSource } from './namespace-source.js';
@@ -21,6 +30,14 @@ export interface InformerNamespacesOptions {
   readonly liveTimeoutMs?: number;
   /** Restart delays after informer errors: doubles from initial up to max. Defaults 500 and 30000. */
   readonly restartBackoffMs?: { readonly initial: number; readonly max: number };
+}
+
+/** The informer with the kubeconfig the GatewayConfiguration's `kubernetes` section names. */
+export function informerNamespacesFor(
+  access: KubernetesAccess,
+  options: InformerNamespacesOptions = {},
+): NamespaceSource {
+  return informerNamespaces(loadKubeConfig(access), options);
 }
 
 export function informerNamespaces(kubeConfig: KubeConfig, options: InformerNamespacesOptions = {}): NamespaceSource {
@@ -48,10 +65,10 @@ export function informerNamespaces(kubeConfig: KubeConfig, options: InformerName
         if (ns.metadata?.name) cache.delete(ns.metadata.name);
       },
       failed: (err, stage, retryInMs) => {
-        if (stage === 'start') options.log?.warn({ err: describeError(err) }, 'namespace informer could not start');
+        if (stage === 'start') options.log?.warn({ error: describeError(err) }, 'namespace informer could not start');
         else
           options.log?.warn(
-            { err: describeError(err), retryInMs },
+            { error: describeError(err), retryInMs },
             'namespace informer failed; serving cached labels and live GETs until it restarts',
           );
       },
@@ -73,7 +90,7 @@ export function informerNamespaces(kubeConfig: KubeConfig, options: InformerName
       onLookup('live', 'found');
       return buildFoundResult(ns);
     } catch (err) {
-      if (statusCodeOf(err) === 404) {
+      if (isNotFound(err)) {
         onLookup('live', 'not_found');
         return NOT_FOUND;
       }
@@ -105,33 +122,8 @@ export function informerNamespaces(kubeConfig: KubeConfig, options: InformerName
   };
 }
 
-function statusCodeOf(err: unknown): number | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const e = err as { code?: unknown; statusCode?: unknown };
-  if (typeof e.code === 'number') return e.code;
-  if (typeof e.statusCode === 'number') return e.statusCode;
-  return undefined;
-}
-
-/** One line: the HTTP code and the Status message when the apiserver sent one, else the error's message. */
+/** One line: the apiserver's answer (HTTP status and Status message) when it gave one, else the error's message. */
 function describeError(err: unknown): string {
-  const code = statusCodeOf(err);
-  const body = (err as { body?: unknown } | null)?.body;
-  if (code !== undefined) {
-    let message: string | undefined;
-    try {
-      const parsed: unknown = typeof body === 'string' ? JSON.parse(body) : body;
-      if (
-        typeof parsed === 'object' &&
-        parsed !== null &&
-        typeof (parsed as { message?: unknown }).message === 'string'
-      ) {
-        message = (parsed as { message: string }).message;
-      }
-    } catch {
-      // not a Status body
-    }
-    return message ? `HTTP ${code}: ${message}` : `HTTP ${code}`;
-  }
+  if (isKubernetesApiError(err)) return err.answer;
   return err instanceof Error ? err.message : String(err);
 }

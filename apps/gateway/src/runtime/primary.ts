@@ -19,6 +19,7 @@ import {
   createMetricsRegistry,
   recordConfigReload,
   startHealthListener,
+  type HealthListener,
   type Logger,
 } from '@hookgate/observability';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
@@ -82,13 +83,27 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   });
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);
   let shuttingDown = false;
-  const health = await startHealthListener({
-    host: gateway.metrics.host,
-    port: gateway.metrics.port,
-    metrics: clusterMetricsSource(metricsRegistry),
-    notReadyReason: () =>
-      shuttingDown ? 'shutting down' : pool.listeningCount() === 0 ? 'admission listener not accepting yet' : undefined,
-  });
+  let health: HealthListener;
+  try {
+    health = await startHealthListener({
+      host: gateway.metrics.host,
+      port: gateway.metrics.port,
+      metrics: clusterMetricsSource(metricsRegistry),
+      notReadyReason: () =>
+        shuttingDown
+          ? 'shutting down'
+          : pool.listeningCount() === 0
+            ? 'admission listener not accepting yet'
+            : undefined,
+    });
+  } catch (error) {
+    // The open registry socket would keep the process alive with nothing served.
+    await runningRegistry.close();
+    process.stderr.write(
+      `hookgate: cannot serve /metrics, /livez and /readyz: ${(error as Error).message}; nothing started\n`,
+    );
+    return 1;
+  }
   const metricsUrl = urlOf('http', gateway.metrics.host, health.port);
 
   holder.onReload((outcome) => {
@@ -114,7 +129,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   runningRegistry.onChange((change) => pool.broadcast({ type: 'hookgate:registry', registry: change.snapshot }));
   const reload = () => void holder.reload();
   const watch = await watchConfiguration(options.configPath, reload, {
-    onError: (e) => log.warn({ err: e.message }, 'stopped watching the configuration; SIGHUP still reloads'),
+    onError: (e) => log.warn({ error: e.message }, 'stopped watching the configuration; SIGHUP still reloads'),
   });
   const unhookSighup = reloadOnSighup(reload);
 
@@ -126,7 +141,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
           worker: worker.id,
           generation: message.generation,
           registryGeneration: message.registryGeneration,
-          err: message.error,
+          error: message.error,
         },
         'a worker could not apply the configuration or registrations; it keeps its previous hooks',
       );

@@ -156,12 +156,12 @@ export class WorkerState implements GatewayStateSource {
 
   /** @kubernetes/client-node costs a second to load: only when an apiserver is configured. */
   async #informer(kubernetes: GatewayConfiguration['kubernetes']): Promise<NamespaceSource> {
-    const { informerNamespaces, loadKubeConfig } = await import('../namespaces/index.js');
+    const { informerNamespacesFor } = await import('../namespaces/informer-namespaces.js');
     const access =
       kubernetes.mode === 'inCluster'
         ? { mode: 'inCluster' as const }
         : { mode: 'kubeconfig' as const, ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
-    return informerNamespaces(loadKubeConfig(access), {
+    return informerNamespacesFor(access, {
       log: this.log,
       onLookup: (source, result) => this.metrics.namespaceLookups.inc({ source, result }),
     });

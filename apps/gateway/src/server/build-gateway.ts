@@ -56,7 +56,8 @@ export function buildGateway(options: GatewayOptions, deps: GatewayDeps): Fastif
   const clientCertificates = material?.clientCA !== undefined;
   const app = Fastify({
     loggerInstance: deps.logger,
-    // One decision line per request replaces fastify's incoming/completed lines.
+    // fastify's incoming/completed lines are off: every request gets one debug line with its whole
+    // trace, and denials and failure-policy decisions an info decision line (see the observability README).
     logController: new LogController({ disableRequestLogging: true }),
     // fastify's default counts from req-1 in every worker: ids would repeat across workers and restarts.
     genReqId: deps.newRequestId ?? createRequestIds(),

@@ -8,7 +8,7 @@ import { compileHooks, parseWebhookConfiguration, type HookSet } from '@hookgate
 import { createGatewayMetrics, createLogger, createMetricsRegistry } from '@hookgate/observability';
 import type { FastifyInstance } from 'fastify';
 import { createBridgeInvoker, type BridgeInvoker } from '../bridge/bridge-invoker.js';
-import { staticNamespaces } from '../namespaces/index.js';
+import { staticNamespaces } from '../namespaces/static-namespaces.js';
 import { buildGateway, type GatewayOptions } from '../server/build-gateway.js';
 import type { GatewayState } from '../server/gateway-state.js';
 import { loggingSideEffectSink, type SideEffectSink } from '../server/side-effects.js';

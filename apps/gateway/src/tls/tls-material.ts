@@ -89,7 +89,7 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
       next = await load();
     } catch (err) {
       options.log?.warn(
-        { err: (err as Error).message },
+        { error: (err as Error).message },
         'TLS files could not be reloaded; still serving the previous certificate',
       );
       return false;
@@ -101,7 +101,7 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
       try {
         listener(next);
       } catch (err) {
-        options.log?.warn({ err: (err as Error).message }, 'a TLS change listener failed');
+        options.log?.warn({ error: (err as Error).message }, 'a TLS change listener failed');
       }
     }
     return true;
@@ -134,7 +134,7 @@ export async function openTlsMaterial(options: TlsSourceOptions): Promise<TlsMat
         debounce.unref();
       });
       watcher.on('error', (err) =>
-        options.log?.warn({ dir, err: err.message }, 'stopped watching TLS files; renewal still runs on the timer'),
+        options.log?.warn({ dir, error: err.message }, 'stopped watching TLS files; renewal still runs on the timer'),
       );
       watchers.push(watcher);
     }

@@ -73,7 +73,7 @@ export function watchRedis(
     if (!healthy) return;
     healthy = false;
     logger.warn(
-      { err: error.message },
+      { error: error.message },
       'ledger: Redis connection lost; admissions fail (the hook failurePolicy applies) until it returns',
     );
   });
