@@ -61,6 +61,11 @@ describe('parseLedgerConfig', () => {
       ],
     },
     {
+      name: 'an empty scope, answered with the supported values',
+      yaml: 'ledgers: [{ name: slots, kinds: ["*"], annotation: a/b, scope: "" }]',
+      problems: ['ledgers[0].scope: Unsupported value: "": supported values: "Cluster", "Namespace"'],
+    },
+    {
       name: 'missing fields',
       yaml: 'ledgers: [{ scope: Cluster }]',
       problems: [

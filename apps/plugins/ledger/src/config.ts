@@ -80,7 +80,8 @@ function readLedger(item: FieldReader): LedgerSpec | undefined {
   if (annotation !== undefined && !validQualifiedName(annotation))
     item.invalid('annotation', annotation, 'must be an annotation key ([prefix/]name)');
 
-  const scope = item.string('scope', 'Cluster');
+  // allowEmpty: "" is answered with the supported values below, not a bare "must be non-empty".
+  const scope = item.string('scope', 'Cluster', { allowEmpty: true });
   if (!SCOPES.includes(scope as LedgerSpec['scope'])) item.notSupported('scope', scope, SCOPES);
 
   const lowercase = item.bool('lowercase', false);

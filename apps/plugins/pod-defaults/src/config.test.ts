@@ -43,6 +43,11 @@ describe('parsePodDefaultsConfig', () => {
       ],
     },
     {
+      name: 'an empty pull policy, answered with the supported values',
+      yaml: 'imagePullPolicy: ""',
+      problems: ['imagePullPolicy: Unsupported value: "": supported values: "Always", "IfNotPresent", "Never"'],
+    },
+    {
       name: 'a typo in a top-level key',
       yaml: 'imagePulPolicy: Always',
       problems: ['imagePulPolicy: Unknown field: did you mean "imagePullPolicy"?'],
@@ -79,7 +84,7 @@ describe('parsePodDefaultsConfig', () => {
     {
       name: 'the root is not a mapping',
       yaml: '- a\n- b',
-      problems: ['Invalid value: []string{"a", "b"}: must be an object'],
+      problems: ['(document): Invalid value: []string{"a", "b"}: must be an object'],
     },
   ];
   for (const c of invalid) {

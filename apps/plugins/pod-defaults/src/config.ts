@@ -31,7 +31,8 @@ export function parsePodDefaultsConfig(text: string, source: string): PodDefault
 }
 
 function readPodDefaults(r: FieldReader): PodDefaults {
-  const imagePullPolicy = r.string('imagePullPolicy');
+  // allowEmpty: "" is answered with the supported values below, not a bare "must be non-empty".
+  const imagePullPolicy = r.string('imagePullPolicy', undefined, { allowEmpty: true });
   if (imagePullPolicy !== undefined && !PULL_POLICIES.includes(imagePullPolicy as PullPolicy)) {
     r.notSupported('imagePullPolicy', imagePullPolicy, PULL_POLICIES);
   }

@@ -77,6 +77,23 @@ rules:
       problems: ['rules[1].name: Invalid value: "a": must be unique'],
     },
     {
+      name: 'an empty rule name (it names the rule in every denial)',
+      yaml: 'rules: [{ name: "", kinds: [Pod], labels: [{ key: x }] }]',
+      problems: ['rules[0].name: Invalid value: "": must be non-empty'],
+    },
+    {
+      name: 'an empty selector operator, answered with the supported operators',
+      yaml: `rules:
+  - name: a
+    kinds: [Pod]
+    labels: [{ key: x }]
+    namespaceSelector:
+      matchExpressions: [{ key: a, operator: "" }]`,
+      problems: [
+        'rules[0].namespaceSelector.matchExpressions[0].operator: Unsupported value: "": supported values: "In", "NotIn", "Exists", "DoesNotExist"',
+      ],
+    },
+    {
       name: 'selector operators and values',
       yaml: `rules:
   - name: a
@@ -113,6 +130,14 @@ rules:
       problems: ['rules[0].kind: Unknown field: did you mean "kinds"?'],
     },
   ];
+  it('reads a null matchExpressions as absent, as the apiserver reads a null list', () => {
+    const policy = parseRequiredLabelsConfig(
+      'rules: [{ name: a, kinds: [Pod], labels: [{ key: x }], namespaceSelector: { matchExpressions: null } }]',
+      'null.yaml',
+    );
+    expect(policy.rules[0]?.namespaceSelector).toEqual({ matchLabels: {}, matchExpressions: [] });
+  });
+
   for (const c of invalid) {
     it(`refuses ${c.name}, naming the field`, () => {
       try {

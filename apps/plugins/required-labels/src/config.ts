@@ -149,7 +149,8 @@ function readSelector(selector: FieldReader): LabelSelector {
     const key = expression.requiredString('key');
     if (key !== undefined && !validQualifiedName(key))
       expression.invalid('key', key, 'must be a label key ([prefix/]name)');
-    const operator = expression.requiredString('operator');
+    // allowEmpty: "" is answered with the supported operators below, not a bare "must be non-empty".
+    const operator = expression.requiredString('operator', { allowEmpty: true });
     const values = expression.stringList('values') ?? [];
     values.forEach((value, v) => {
       if (!validLabelValue(value))

@@ -114,8 +114,8 @@ export class FieldReader {
   }
 
   /** A string that must be there: absent is `Required value`, a wrong type only `Invalid value`. */
-  requiredString(name: string): string | undefined {
-    const v = this.string(name);
+  requiredString(name: string, options: StringOptions = {}): string | undefined {
+    const v = this.string(name, undefined, options);
     if (v === undefined && this.raw(name) === undefined) this.required(name);
     return v;
   }

@@ -41,6 +41,11 @@ describe('parsePluginConfig', () => {
       ],
     },
     {
+      name: 'a document that is a list, named as the document',
+      yaml: '- a\n- b\n',
+      problems: ['(document): Invalid value: []string{"a", "b"}: must be an object', 'name: Required value'],
+    },
+    {
       name: 'a YAML error, with its line',
       yaml: 'name: a\nname: b\n',
       problems: ['YAML syntax: Map keys must be unique (line 2)'],

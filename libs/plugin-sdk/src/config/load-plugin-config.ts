@@ -26,7 +26,8 @@ export function parsePluginConfig<T>(plugin: string, text: string, source: strin
     throw new PluginConfigError(
       plugin,
       source,
-      errors.map((e) => formatFieldErrorShort(e)),
+      // A problem with the document itself has no field path: say so, or the line starts with a bare "Invalid value".
+      errors.map((e) => (e.field === '' ? `(document): ${formatFieldErrorShort(e)}` : formatFieldErrorShort(e))),
     );
   return settings;
 }
