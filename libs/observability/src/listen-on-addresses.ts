@@ -40,8 +40,8 @@ const EPHEMERAL_ATTEMPTS = 5;
  * Listens on every address, or on none: a failure closes the servers already listening and rejects
  * naming the host, the address, the port and the error code (EADDRINUSE, EACCES, …). One exception,
  * as fastify (which ignored every failure but the first address's): when the host resolves to several
- * addresses, one the machine does not have (EADDRNOTAVAIL, e.g. ::1 in /etc/hosts with IPv6 disabled)
- * is left out, as long as another address listens.
+ * addresses, one the machine does not have (EADDRNOTAVAIL, or EAFNOSUPPORT: ::1 in /etc/hosts on a
+ * kernel booted without IPv6) is left out, as long as another address listens.
  */
 export async function listenOnAddresses(
   target: ListenTarget,
@@ -74,7 +74,9 @@ async function listenOnce(target: ListenTarget, createServer: () => http.Server)
       await listen(server, address, port);
     } catch (error) {
       const code = (error as ListenError).code;
-      if (code === 'EADDRNOTAVAIL' && target.addresses.length > 1) {
+      // An address this machine does not have (EADDRNOTAVAIL), or an IPv6 ::1 on a kernel without
+      // IPv6 (EAFNOSUPPORT), while a name such as localhost lists others: serve on those.
+      if ((code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT') && target.addresses.length > 1) {
         unavailable.push(error as ListenError);
         continue;
       }
@@ -94,10 +96,10 @@ async function listenOnce(target: ListenTarget, createServer: () => http.Server)
   if (servers.length === 0) {
     const first = unavailable[0];
     const failure: ListenError = new Error(
-      `cannot listen on ${target.host} port ${target.port}: EADDRNOTAVAIL for every address (${target.addresses.join(', ')})`,
+      `cannot listen on ${target.host} port ${target.port}: ${first?.code ?? 'EADDRNOTAVAIL'} for every address (${target.addresses.join(', ')})`,
       { cause: first },
     );
-    failure.code = 'EADDRNOTAVAIL';
+    failure.code = first?.code ?? 'EADDRNOTAVAIL';
     throw failure;
   }
   return { servers, port, addresses };

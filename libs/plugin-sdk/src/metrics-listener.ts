@@ -23,10 +23,22 @@ export async function startMetricsListener(
 ): Promise<MetricsListener> {
   const address = parseListen(listen);
   if (address.kind !== 'tcp') throw new Error(`metrics listen address ${JSON.stringify(listen)} must be host:port`);
-  return startHealthListener({
-    host: address.host || '127.0.0.1',
-    port: address.port,
-    metrics: registryMetricsSource(registry),
-    notReadyReason,
-  });
+  try {
+    return await startHealthListener({
+      host: address.host || '127.0.0.1',
+      port: address.port,
+      metrics: registryMetricsSource(registry),
+      notReadyReason,
+    });
+  } catch (error) {
+    // A plugin has two host:port listeners: say which one could not bind.
+    const failure = new Error(
+      `metrics listener (metrics.listen ${JSON.stringify(listen)}): ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    ) as Error & { code?: string };
+    failure.code = (error as { code?: string }).code;
+    throw failure;
+  }
 }

@@ -335,7 +335,7 @@ describe('servePlugin shutdown', () => {
       const port = taken.metricsAddress!.split(':').at(-1);
       expect(failure).toMatchObject({
         code: 'EADDRINUSE',
-        message: `cannot listen on 127.0.0.1 port ${port}: EADDRINUSE`,
+        message: `metrics listener (metrics.listen "${taken.metricsAddress!}"): cannot listen on 127.0.0.1 port ${port}: EADDRINUSE`,
       });
       expect(await freePort(grpcPort)).toBe(grpcPort);
     } finally {

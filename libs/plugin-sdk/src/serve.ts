@@ -234,31 +234,34 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
   server.addService(AdmissionPluginService, handlers);
   server.addService(HealthService, health.handlers());
 
-  if (address.kind === 'unix') await removeStaleSocket(address.path);
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(bindAddress(address), credentialsFor(options.tls), (error, boundPort) =>
-      error ? reject(error) : resolve(boundPort),
-    );
-  });
-  health.setAll('SERVING');
-
+  // The metrics listener first: grpc-js answers calls as soon as bindAsync completes, so a metrics
+  // port that cannot be bound must fail the start before any gateway has seen this plugin serve.
   let metricsListener: MetricsListener | undefined;
   if (metrics?.listen !== undefined) {
-    try {
-      metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry, () =>
-        draining
-          ? 'draining: the plugin is shutting down and answers only the calls in flight'
-          : health.get('') === 'SERVING'
-            ? undefined
-            : `gRPC health is ${health.get('')}`,
-      );
-    } catch (error) {
-      // Nothing has been answered yet: without this, the bound gRPC port would keep the process alive.
-      health.close();
-      server.forceShutdown();
-      throw error;
-    }
+    metricsListener = await startMetricsListener(metrics.listen, metrics.metrics.registry, () =>
+      draining
+        ? 'draining: the plugin is shutting down and answers only the calls in flight'
+        : health.get('') === 'SERVING'
+          ? undefined
+          : `gRPC health is ${health.get('')}`,
+    );
   }
+
+  let port: number;
+  try {
+    if (address.kind === 'unix') await removeStaleSocket(address.path);
+    port = await new Promise<number>((resolve, reject) => {
+      server.bindAsync(bindAddress(address), credentialsFor(options.tls), (error, boundPort) =>
+        error ? reject(error) : resolve(boundPort),
+      );
+    });
+  } catch (error) {
+    // Without this, the metrics port would keep the process alive after the failed start.
+    health.close();
+    await metricsListener?.close();
+    throw error;
+  }
+  health.setAll('SERVING');
 
   const target = address.kind === 'unix' ? `unix://${address.path}` : `${publicHost(address.host)}:${port}`;
   logger.info({ plugin: plugin.name, target, hooks: [...plugin.hooks.keys()] }, 'plugin serving');
