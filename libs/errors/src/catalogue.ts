@@ -20,6 +20,11 @@ export const AREAS = {
     about:
       'Thrown by `@hookgate/kubernetes` (resource GET and LIST, informers) when the apiserver answers with an error or with something that is not an API object. The gateway turns them into namespace-lookup failures and informer warnings.',
   },
+  SPOOL: {
+    title: 'Spool',
+    about:
+      "Thrown by `@hookgate/spool`, the gateway's local durable buffer for side-effect jobs while Redis is unreachable (`spoolDir`).",
+  },
 } as const;
 
 // Gateway: the admission listener's error answers.
@@ -114,6 +119,53 @@ export const HG_ERR_KUBERNETES_UNEXPECTED_ANSWER = defineError('HG_ERR_KUBERNETE
     "Check that the kubeconfig's server URL points at the apiserver itself, not at a proxy or another service that answers with something else.",
 });
 
+// Spool.
+
+export const HG_ERR_SPOOL_FULL = defineError(
+  'HG_ERR_SPOOL_FULL',
+  'spool %s is full: %s of its %s bytes are used (%s records not yet acknowledged, the oldest %s s old); a record of %s bytes does not fit. The spool never evicts: it drains when its records are handed on (Redis reachable again), or raise its maxBytes.',
+  {
+    meaning:
+      'The spool refused a record because it would exceed `maxBytes`. It never evicts unacknowledged records, so new work is refused (backpressure) until the spool drains; acknowledged records kept only for replay are already given up to make room.',
+    remedy:
+      "Make the spool's consumer reachable again (for the gateway: Redis), so the spool drains; if outages this long are expected, raise the spool's `maxBytes` (and the disk under `spoolDir`). Until then side-effecting hooks fail by their failurePolicy.",
+  },
+);
+
+export const HG_ERR_SPOOL_LOCKED = defineError(
+  'HG_ERR_SPOOL_LOCKED',
+  'spool %s is in use by process %s (lock file %s): two processes must never write one spool.',
+  {
+    meaning:
+      "Another running process (or this one) holds the spool directory's lock file. A lock left by a process that is no longer running is taken over without this error.",
+    remedy:
+      'Give each process its own `spoolDir`, or stop the other process. If the named pid is not a Hookgate process (the pid was reused after a crash), delete the lock file and start again.',
+  },
+);
+
+export const HG_ERR_SPOOL_UNREADABLE = defineError('HG_ERR_SPOOL_UNREADABLE', 'spool %s: cannot use %s: %s', {
+  meaning:
+    'The spool directory holds something the spool cannot read as its own: a foreign file, a segment with another header or format version, or a file it may not read. Damaged records inside a segment are not this error: they are skipped and reported.',
+  remedy:
+    "Move the named file out of `spoolDir` (the directory must hold only the spool's own files), fix its permissions, or point `spoolDir` at an empty directory. Never delete segments holding unacknowledged records unless losing them is acceptable.",
+});
+
+export const HG_ERR_SPOOL_RECORD_TOO_LARGE = defineError(
+  'HG_ERR_SPOOL_RECORD_TOO_LARGE',
+  'spool %s: a record of %s bytes is larger than maxRecordBytes (%s)',
+  {
+    meaning: 'A record larger than the `maxRecordBytes` of the spool was appended; it is refused, nothing is written.',
+    remedy: 'Keep records small (no object bodies in side-effect payloads), or raise `maxRecordBytes`.',
+  },
+);
+
+export const HG_ERR_SPOOL_WRITE_FAILED = defineError('HG_ERR_SPOOL_WRITE_FAILED', 'spool %s: writing %s failed: %s', {
+  meaning:
+    'Writing or fsyncing a segment or the acknowledgement file failed (`cause` holds the system error: ENOSPC, EIO, ...). The records of that write are refused; if the segment could not be restored to its last good length, the spool refuses every later append until it is opened again.',
+  remedy:
+    'Fix the disk under `spoolDir` (space, errors in the kernel log), then restart the process: opening the spool repairs a torn tail.',
+});
+
 /** Every entry, keyed by its code. */
 export const catalogue = {
   HG_ERR_GATEWAY_BAD_REQUEST,
@@ -127,6 +179,11 @@ export const catalogue = {
   HG_ERR_LEDGER_REDIS_UNREACHABLE,
   HG_ERR_KUBERNETES_API,
   HG_ERR_KUBERNETES_UNEXPECTED_ANSWER,
+  HG_ERR_SPOOL_FULL,
+  HG_ERR_SPOOL_LOCKED,
+  HG_ERR_SPOOL_UNREADABLE,
+  HG_ERR_SPOOL_RECORD_TOO_LARGE,
+  HG_ERR_SPOOL_WRITE_FAILED,
 } as const;
 
 export type CataloguedCode = keyof typeof catalogue;
