@@ -72,6 +72,8 @@ export class GroupCommit<T, R> {
   #start(): Promise<void> {
     this.#running = this.#flushAll().finally(() => {
       this.#running = undefined;
+      // Items submitted after the last batch was taken, but before this ran, saw a flush running.
+      if (this.#queue.length > 0) this.#schedule();
     });
     return this.#running;
   }

@@ -119,7 +119,7 @@ export class SegmentStore {
       const full = this.#active.bytes + chunkBytes + record.frame.length > this.#segmentBytes;
       if (full && (chunk.length > 0 || this.#active.records.length > 0)) {
         written.push(...(await this.#writeChunk(chunk, chunkBytes, onDurable)));
-        await this.#rotate(record.seq);
+        await this.rotate(record.seq);
         chunk = [];
         chunkBytes = 0;
       }
@@ -178,7 +178,8 @@ export class SegmentStore {
     return indexed;
   }
 
-  async #rotate(firstSeq: number): Promise<void> {
+  /** Closes the active segment and starts a new one whose first record will be `firstSeq`. */
+  async rotate(firstSeq: number): Promise<void> {
     let handle: FileHandle;
     try {
       handle = await createSegment(this.#dir, firstSeq);

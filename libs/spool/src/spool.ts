@@ -194,10 +194,18 @@ export class Spool {
     return written.map(({ seq, appendedAt }) => ({ seq, appendedAt }));
   }
 
-  /** Deletes acknowledged segments, oldest first, retention or not, until `bytes` more fit. */
+  /**
+   * Deletes acknowledged segments, oldest first, retention or not, until `bytes` more fit. The
+   * active segment too, once all of it is acknowledged: a new one takes its place.
+   */
   async #makeRoom(bytes: number): Promise<void> {
+    const fits = () => this.#store.diskBytes + bytes <= this.#options.maxBytes;
+    const active = this.#store.active;
+    if (!fits() && active.records.length > 0 && this.#isAcknowledged(active, { activeToo: true })) {
+      await this.#store.rotate(this.#lastAssignedSeq + 1);
+    }
     for (const segment of [...this.#store.segments]) {
-      if (this.#store.diskBytes + bytes <= this.#options.maxBytes) return;
+      if (fits()) return;
       if (this.#isAcknowledged(segment)) {
         await this.#deleteSegment(segment);
         this.#retentionCutShort++;
@@ -351,13 +359,17 @@ export class Spool {
     this.#unackedPerSegment.set(record.segment, (this.#unackedPerSegment.get(record.segment) ?? 1) - 1);
   }
 
-  /** Every record acknowledged, and not the segment being appended to. */
-  #isAcknowledged(segment: SegmentState): boolean {
-    return segment !== this.#store.active && (this.#unackedPerSegment.get(segment) ?? 0) === 0;
+  /** Every record acknowledged, and (unless `activeToo`) not the segment being appended to. */
+  #isAcknowledged(segment: SegmentState, { activeToo = false } = {}): boolean {
+    return (activeToo || segment !== this.#store.active) && (this.#unackedPerSegment.get(segment) ?? 0) === 0;
   }
 
+  /** What `#makeRoom` could free: acknowledged segments, the active one included if it has records. */
   #reclaimableBytes(): number {
-    return this.#store.segments.reduce((sum, s) => sum + (this.#isAcknowledged(s) ? s.bytes : 0), 0);
+    return this.#store.segments.reduce((sum, s) => {
+      const reclaimable = this.#isAcknowledged(s, { activeToo: s.records.length > 0 });
+      return sum + (reclaimable ? s.bytes : 0);
+    }, 0);
   }
 
   async #deleteSegment(segment: SegmentState): Promise<void> {
