@@ -39,7 +39,7 @@ describe('scanSegment', () => {
 
   it('skips a damaged frame in the middle and keeps its neighbours', () => {
     const all = frames(3);
-    all[1]![30] ^= 0xff; // a payload byte
+    all[1]![30]! ^= 0xff; // a payload byte
     const scan = scanSegment(Buffer.concat(all), options);
     expect(scan.records.map((r) => r.seq)).toEqual([1, 3]);
     expect(scan.corruptions).toEqual([{ offset: all[0]!.length, bytes: all[1]!.length, reason: 'checksum mismatch' }]);
@@ -78,7 +78,7 @@ describe('scanSegment', () => {
         (count, victimPick, flips) => {
           const all = frames(count);
           const victim = victimPick % count;
-          for (const [at, xor] of flips) all[victim]![at % all[victim]!.length] ^= xor;
+          for (const [at, xor] of flips) all[victim]![at % all[victim]!.length]! ^= xor;
           const scan = scanSegment(Buffer.concat(all), options);
           const kept = scan.records.map((r) => r.seq);
           for (let seq = 1; seq <= count; seq++) if (seq !== victim + 1) expect(kept).toContain(seq);

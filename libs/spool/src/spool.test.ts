@@ -1,7 +1,12 @@
 import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { HG_ERR_SPOOL_FULL, HG_ERR_SPOOL_RECORD_TOO_LARGE, HG_ERR_SPOOL_UNREADABLE } from '@hookgate/errors';
+import {
+  HG_ERR_SPOOL_FULL,
+  HG_ERR_SPOOL_LOCKED,
+  HG_ERR_SPOOL_RECORD_TOO_LARGE,
+  HG_ERR_SPOOL_UNREADABLE,
+} from '@hookgate/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACK_FILE } from './ack-cursor.js';
 import { FRAME_HEADER_BYTES, frameBytes } from './framing.js';
@@ -97,6 +102,23 @@ describe('Spool', () => {
     expect(after.stats()).toMatchObject({ pendingRecords: 3, retainedAcknowledgedRecords: 3 });
   });
 
+  it('finishes appends still in flight when closed', async () => {
+    const dir = await spoolDir();
+    const before = await Spool.open({ dir, sweepIntervalMs: 0, groupCommitMs: 60_000 });
+    const appended = before.append(Buffer.from('late'));
+    await before.close();
+    await expect(appended).resolves.toMatchObject({ seq: 1 });
+    await expect(before.append(Buffer.from('after'))).rejects.toThrow(/is closed/);
+    const after = await openSpool({ dir });
+    expect(await collect(after.pending())).toEqual(['1:late']);
+  });
+
+  it('refuses a second open of a directory that is already open', async () => {
+    const dir = await spoolDir();
+    await openSpool({ dir });
+    await expect(Spool.open({ dir })).rejects.toMatchObject({ code: HG_ERR_SPOOL_LOCKED.code });
+  });
+
   it('refuses to acknowledge a record that was never appended', async () => {
     const spool = await openSpool({ dir: await spoolDir() });
     await appendTexts(spool, 'a');
@@ -132,7 +154,7 @@ describe('Spool', () => {
     const segment = path.join(dir, segmentFileName(1));
     const content = await readFile(segment);
     const second = SEGMENT_HEADER_BYTES + frameBytes(3);
-    content[second + FRAME_HEADER_BYTES + 1] ^= 0x20; // 'two' becomes 'tWo'
+    content[second + FRAME_HEADER_BYTES + 1]! ^= 0x20; // 'two' becomes 'tWo'
     await writeFile(segment, content);
 
     const after = await openSpool({ dir });
@@ -149,7 +171,7 @@ describe('Spool', () => {
     await appendTexts(spool, 'one', 'two');
     const segment = path.join(dir, segmentFileName(1));
     const content = await readFile(segment);
-    content[SEGMENT_HEADER_BYTES + FRAME_HEADER_BYTES] ^= 0x20;
+    content[SEGMENT_HEADER_BYTES + FRAME_HEADER_BYTES]! ^= 0x20;
     await writeFile(segment, content);
     expect(await collect(spool.pending())).toEqual(['2:two']);
     expect(spool.corruptions).toMatchObject([{ segment: segmentFileName(1), offset: SEGMENT_HEADER_BYTES }]);
