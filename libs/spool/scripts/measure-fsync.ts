@@ -53,6 +53,19 @@ async function spoolRate(dir: string, label: string, total: number, concurrency:
   );
 }
 
+/** An acknowledgement rewrites the cursor file: write, fsync, rename, fsync of the directory. */
+async function acknowledgeRate(dir: string, total: number, concurrency: number): Promise<void> {
+  const spool = await Spool.open({ dir, sweepIntervalMs: 0 });
+  const seqs = (await Promise.all(Array.from({ length: total }, () => spool.append(payload)))).map((r) => r.seq);
+  const began = performance.now();
+  for (let i = 0; i < seqs.length; i += concurrency) {
+    await Promise.all(seqs.slice(i, i + concurrency).map((seq) => spool.acknowledge(seq)));
+  }
+  const seconds = (performance.now() - began) / 1000;
+  await spool.close();
+  console.log(`acknowledge, ${concurrency} at a time: ${Math.round(total / seconds)} acknowledgements/s`);
+}
+
 const dir = await mkdtemp(path.join(base, 'hookgate-spool-bench-'));
 try {
   await rawFdatasync(dir, 1000);
@@ -64,6 +77,8 @@ try {
       await spoolRate(path.join(dir, `c${concurrency}-${windowMs}`), label, 100 * concurrency, concurrency, windowMs);
     }
   }
+  await acknowledgeRate(path.join(dir, 'ack1'), 500, 1);
+  await acknowledgeRate(path.join(dir, 'ack64'), 6400, 64);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
