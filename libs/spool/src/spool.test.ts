@@ -222,6 +222,18 @@ describe('Spool', () => {
     expect(spool.stats()).toMatchObject({ segments: 2, retainedAcknowledgedRecords: 1 });
   });
 
+  it('splits one group commit over several segments, and reads them all back in order after a restart', async () => {
+    const dir = await spoolDir();
+    const segmentBytes = SEGMENT_HEADER_BYTES + 3 * frameBytes(6);
+    const texts = Array.from({ length: 40 }, (_, i) => `job-${String(i).padStart(2, '0')}`);
+    const before = await Spool.open({ dir, segmentBytes, sweepIntervalMs: 0, groupCommitRecords: 1000 });
+    await appendTexts(before, ...texts);
+    expect(before.stats()).toMatchObject({ segments: 14, fsyncs: 14 }); // one write + fsync per segment
+    await before.close();
+    const after = await openSpool({ dir, segmentBytes });
+    expect(await collect(after.pending())).toEqual(texts.map((text, i) => `${i + 1}:${text}`));
+  });
+
   it('replays acknowledged records still retained, by append time, across a restart', async () => {
     const clock = manualClock(10_000);
     const dir = await spoolDir();
