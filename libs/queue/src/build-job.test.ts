@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest, ChainOutcome } from '@hookgate/admission';
 import { buildSideEffectJob, decisionFromOutcome, decodeEffectPayload, summarizeAdmission } from './build-job.js';
 import { decodeJob } from './decode-job.js';
+import type { AdmissionSummary, Phase } from './job-schema.js';
 
 const base: AdmissionRequest = {
   uid: 'req-1',
@@ -12,17 +13,24 @@ const base: AdmissionRequest = {
   userInfo: { username: 'alice' },
 };
 
+interface SummaryCase {
+  readonly name: string;
+  readonly phase: Phase;
+  readonly request: AdmissionRequest;
+  readonly want: Partial<AdmissionSummary>;
+}
+
 describe('summarizeAdmission', () => {
-  it.each([
+  it.each<SummaryCase>([
     {
       name: 'mutating CREATE with generateName: no name, no uid yet',
-      phase: 'mutating' as const,
+      phase: 'mutating',
       request: { ...base, object: { metadata: { generateName: 'web-', labels: { a: 'b' } }, spec: {} } },
       want: { name: '', generateName: 'web-' },
     },
     {
       name: 'validating CREATE: the final name and the uid the object will have',
-      phase: 'validating' as const,
+      phase: 'validating',
       request: {
         ...base,
         name: 'web-x7k2p',
@@ -32,10 +40,10 @@ describe('summarizeAdmission', () => {
     },
     {
       name: 'UPDATE of a subresource: both resourceVersions',
-      phase: 'validating' as const,
+      phase: 'validating',
       request: {
         ...base,
-        operation: 'UPDATE' as const,
+        operation: 'UPDATE',
         name: 'web',
         subResource: 'scale',
         object: { metadata: { name: 'web', uid: 'u-1', resourceVersion: '42' } },
@@ -54,10 +62,10 @@ describe('summarizeAdmission', () => {
     },
     {
       name: 'DELETE: no object, the old one carries the generateName',
-      phase: 'validating' as const,
+      phase: 'validating',
       request: {
         ...base,
-        operation: 'DELETE' as const,
+        operation: 'DELETE',
         name: 'web-x7k2p',
         oldObject: { metadata: { name: 'web-x7k2p', generateName: 'web-', uid: 'u-1', resourceVersion: '50' } },
       },
@@ -65,7 +73,7 @@ describe('summarizeAdmission', () => {
     },
     {
       name: 'cluster-scoped, objects that are not objects',
-      phase: 'validating' as const,
+      phase: 'validating',
       request: { ...base, namespace: undefined, object: 'x', oldObject: { metadata: [] } },
       want: {},
     },
