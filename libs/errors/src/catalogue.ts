@@ -121,16 +121,12 @@ export const HG_ERR_KUBERNETES_UNEXPECTED_ANSWER = defineError('HG_ERR_KUBERNETE
 
 // Reconciliation queue.
 
-export const HG_ERR_QUEUE_UNAVAILABLE = defineError(
-  'HG_ERR_QUEUE_UNAVAILABLE',
-  'side-effect job %s for plugin %s not added: Redis at %s is %s',
-  {
-    meaning:
-      'The producer did not hand a reconciliation job to Redis: its connection is not ready (Redis down, unreachable or still connecting), or Redis did not acknowledge the add within `addTimeoutMs`. The producer fails fast instead of buffering in memory (`enableOfflineQueue: false`); the job may still land if Redis was only slow, which its deterministic id makes harmless.',
-    remedy:
-      'Start Redis at the address in the message or fix the network to it (`redis-cli -u <url> ping`); until then jobs wait in the spool. If Redis is up but slow, check its latency (`redis-cli --latency`) and memory (`INFO memory`), or raise `addTimeoutMs`.',
-  },
-);
+export const HG_ERR_QUEUE_UNAVAILABLE = defineError('HG_ERR_QUEUE_UNAVAILABLE', '%s: Redis at %s is %s', {
+  meaning:
+    'The producer did not hand a reconciliation job to Redis (or could not read its `run_id`): its connection is not ready (Redis down, unreachable or still connecting), or Redis did not answer within `addTimeoutMs`. The producer fails fast instead of buffering in memory (`enableOfflineQueue: false`); the job may still land if Redis was only slow, which its deterministic id makes harmless.',
+  remedy:
+    'Start Redis at the address in the message or fix the network to it (`redis-cli -u <url> ping`); until then jobs wait in the spool. If Redis is up but slow, check its latency (`redis-cli --latency`) and memory (`INFO memory`), or raise `addTimeoutMs`.',
+});
 
 export const HG_ERR_QUEUE_ADD_FAILED = defineError(
   'HG_ERR_QUEUE_ADD_FAILED',

@@ -61,9 +61,9 @@ export class SideEffectProducer {
     this.#redis.on('ready', () => (this.#lastConnectionError = undefined));
   }
 
-  /** 'ready' when adds can succeed; anything else means an add would reject at once. */
+  /** ioredis' status: 'ready' when adds can succeed, anything else rejects them at once; 'end' once closed. */
   get connectionStatus(): string {
-    return this.#redis.status;
+    return this.#closed ? 'end' : this.#redis.status;
   }
 
   /** The queue name and the job id a job goes to (also what the spool records). */
@@ -78,13 +78,8 @@ export class SideEffectProducer {
    */
   async add(job: SideEffectJob): Promise<AddResult> {
     const { queue: queueName, jobId } = this.placeOf(job);
-    const unavailable = (why: string, cause?: unknown) =>
-      new HG_ERR_QUEUE_UNAVAILABLE(jobId, job.plugin, redactRedisUrl(this.options.redisUrl), why, { cause });
-    if (this.#closed) throw unavailable('closed (the producer was closed)');
-    if (this.#redis.status !== 'ready') {
-      const last = this.#lastConnectionError;
-      throw unavailable(`not connected (${this.#redis.status}${last ? `: ${last.message}` : ''})`, last);
-    }
+    const unavailable = this.#unavailable(`side-effect job ${jobId} for plugin ${job.plugin} not added`);
+    this.#requireReady(unavailable);
     const queue = this.#queueFor(queueName);
     const data: StoredSideEffectJob = { ...job, addToken: randomUUID() };
     const deadline = this.options.addTimeoutMs;
@@ -111,8 +106,14 @@ export class SideEffectProducer {
    * it lost its jobs. Rejects like add when Redis is not reachable.
    */
   async redisRunId(): Promise<string> {
-    if (this.#redis.status !== 'ready') throw new Error(`Redis connection is ${this.#redis.status}`);
-    return withTimeout(readRedisRunId(this.#redis), this.options.addTimeoutMs);
+    const unavailable = this.#unavailable("cannot read Redis's run_id");
+    this.#requireReady(unavailable);
+    try {
+      return await withTimeout(readRedisRunId(this.#redis), this.options.addTimeoutMs);
+    } catch (error) {
+      if (error instanceof TimeoutError) throw unavailable(`not answering within ${this.options.addTimeoutMs} ms`);
+      throw unavailable(`not usable (${error instanceof Error ? error.message : String(error)})`, error);
+    }
   }
 
   /** Closes the queues and the connection; adds after this reject. */
@@ -121,10 +122,28 @@ export class SideEffectProducer {
     this.#closed = true;
     // The queues share our connection (BullMQ does not quit a connection it was given).
     await Promise.allSettled([...this.#queues.values()].map((queue) => queue.close()));
-    if (this.#redis.status === 'ready') {
-      await withTimeout(this.#redis.quit(), this.options.addTimeoutMs).catch(() => this.#redis.disconnect());
-    } else {
+    if (this.#redis.status !== 'ready') {
+      // Not connected: stop connecting. (ioredis stays 'reconnecting' without an 'end' event then.)
       this.#redis.disconnect();
+      return;
+    }
+    // quit() resolves on Redis's OK, before the socket is closed: wait for 'end' too (bounded).
+    const ended = new Promise<void>((resolve) => this.#redis.once('end', () => resolve()));
+    await withTimeout(this.#redis.quit(), this.options.addTimeoutMs).catch(() => this.#redis.disconnect());
+    await withTimeout(ended, this.options.addTimeoutMs).catch(() => this.#redis.disconnect());
+  }
+
+  /** HG_ERR_QUEUE_UNAVAILABLE for one operation: `what` failed, because Redis is `why`. */
+  #unavailable(what: string): (why: string, cause?: unknown) => Error {
+    return (why, cause) => new HG_ERR_QUEUE_UNAVAILABLE(what, redactRedisUrl(this.options.redisUrl), why, { cause });
+  }
+
+  /** Fail fast: nothing is sent, or queued in memory, while the connection is not ready. */
+  #requireReady(unavailable: (why: string, cause?: unknown) => Error): void {
+    if (this.#closed) throw unavailable('closed (the producer was closed)');
+    if (this.#redis.status !== 'ready') {
+      const last = this.#lastConnectionError;
+      throw unavailable(`not connected (${this.#redis.status}${last ? `: ${last.message}` : ''})`, last);
     }
   }
 
