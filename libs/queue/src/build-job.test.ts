@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionRequest, ChainOutcome } from '@hookgate/admission';
+import type { AdmissionRequest, ChainOutcome, ReportedSideEffect } from '@hookgate/admission';
+import { runChainCase, type TestWebhook } from '@hookgate/admission/testing';
 import { buildSideEffectJob, decisionFromOutcome, decodeEffectPayload, summarizeAdmission } from './build-job.js';
 import { decodeJob } from './decode-job.js';
 import type { AdmissionSummary, Phase } from './job-schema.js';
@@ -144,6 +145,37 @@ describe('decisionFromOutcome', () => {
   });
 });
 
+describe('decisionFromOutcome on real chain runs', () => {
+  it.each<{ name: string; phase: 'mutating' | 'validating'; webhooks: TestWebhook[]; want: object }>([
+    {
+      name: 'validating, all allow',
+      phase: 'validating',
+      webhooks: [{ name: 'a.example.com', behaviour: 'allow' }],
+      want: { allowed: true },
+    },
+    {
+      name: 'validating, the second hook denies',
+      phase: 'validating',
+      webhooks: [
+        { name: 'a.example.com', behaviour: 'allow' },
+        { name: 'b.example.com', behaviour: 'disallow' },
+      ],
+      want: { allowed: false, by: 'hook', hook: 'b.example.com', code: 403 },
+    },
+    {
+      name: 'mutating, a hook failing under failurePolicy Fail',
+      phase: 'mutating',
+      webhooks: [{ name: 'c.example.com', behaviour: 'internalErr', failurePolicy: 'Fail' }],
+      want: { allowed: false, by: 'error', hook: 'c.example.com', reason: 'failed-closed' },
+    },
+  ])('$name', async ({ phase, webhooks, want }) => {
+    const { outcome } = await runChainCase(phase, { name: 'decision', webhooks, expect: { allowed: true } });
+    const decision = decisionFromOutcome(outcome);
+    expect(decision).toMatchObject(want);
+    if (!decision.allowed) expect(decision.code).toBe(outcome.status?.code);
+  });
+});
+
 describe('buildSideEffectJob', () => {
   const admission = summarizeAdmission({ ...base, name: 'web', object: { metadata: { uid: 'u-1' } } }, 'validating');
 
@@ -166,6 +198,21 @@ describe('buildSideEffectJob', () => {
     const decoded = decodeJob(JSON.parse(JSON.stringify(job)));
     expect(decoded).toEqual({ ok: true, value: job });
     expect(decodeEffectPayload(job)).toEqual(payload);
+  });
+
+  it("takes the chain's ReportedSideEffect as it is", () => {
+    const reported: ReportedSideEffect = { hook: 'h', configuration: 'c', kind: 'k', key: 'x', violation: 'dry-run' };
+    const job = buildSideEffectJob({
+      plugin: 'p',
+      effect: reported,
+      admission,
+      decision: { allowed: true },
+      gateway: 'g',
+      time: 1,
+    });
+    expect(job).toMatchObject({ hook: 'h', effect: { kind: 'k', key: 'x' } });
+    expect(job).not.toHaveProperty('configuration');
+    expect(job.effect).not.toHaveProperty('violation');
   });
 
   it('leaves the payload out when the hook sent none', () => {
