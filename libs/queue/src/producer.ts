@@ -84,9 +84,12 @@ export class SideEffectProducer {
     const data: StoredSideEffectJob = { ...job, addToken: randomUUID() };
     const deadline = this.options.addTimeoutMs;
     try {
-      await withTimeout(queue.add(JOB_NAMES.sideEffect, data, this.#jobOptions(jobId)), deadline);
+      // One deadline for both round trips: the add, then reading back whose token was stored.
       const stored = await withTimeout(
-        this.#redis.hget(jobKey(this.options.prefix, queueName, jobId), 'data'),
+        (async () => {
+          await queue.add(JOB_NAMES.sideEffect, data, this.#jobOptions(jobId));
+          return this.#redis.hget(jobKey(this.options.prefix, queueName, jobId), 'data');
+        })(),
         deadline,
       );
       return { jobId, queue: queueName, outcome: storedBy(stored, data.addToken) ? 'added' : 'duplicate' };
