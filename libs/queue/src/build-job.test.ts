@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionRequest, ChainOutcome, ReportedSideEffect } from '@hookgate/admission';
+import type { AdmissionRequest, ChainOutcome, Phase, ReportedSideEffect } from '@hookgate/admission';
 import { runChainCase, type TestWebhook } from '@hookgate/admission/testing';
 import { buildSideEffectJob, decisionFromOutcome, decodeEffectPayload, summarizeAdmission } from './build-job.js';
 import { decodeJob } from './decode-job.js';
-import type { AdmissionSummary, Phase } from './job-schema.js';
+import type { AdmissionSummary } from './job-schema.js';
 
 const base: AdmissionRequest = {
   uid: 'req-1',

@@ -3,14 +3,8 @@
  * (summarised, its objects left behind), the chain's outcome (for the whole request's decision),
  * and each ReportedSideEffect. Pure functions; the gateway adds its id and the time.
  */
-import type { AdmissionRequest, ChainOutcome, JsonValue } from '@hookgate/admission';
-import {
-  JOB_SCHEMA_VERSION,
-  type AdmissionSummary,
-  type GatewayDecision,
-  type Phase,
-  type SideEffectJob,
-} from './job-schema.js';
+import type { AdmissionRequest, ChainOutcome, JsonValue, Phase } from '@hookgate/admission';
+import { JOB_SCHEMA_VERSION, type AdmissionSummary, type GatewayDecision, type SideEffectJob } from './job-schema.js';
 
 /** The parts of a ReportedSideEffect a job carries (the hook's name, what it touched). */
 export interface ReportedEffect {

@@ -4,13 +4,12 @@
  * fails an undecodable job instead of crashing next to its neighbours. Fields it does not know are
  * ignored and not copied, so a newer producer's optional additions pass through version 1.
  */
+import type { Operation, Phase } from '@hookgate/admission';
 import {
   JOB_SCHEMA_VERSION,
   type AdmissionSummary,
   type GatewayDecision,
   type JobEffect,
-  type Operation,
-  type Phase,
   type SideEffectJob,
 } from './job-schema.js';
 

@@ -6,10 +6,9 @@
  * they do not know); changing or removing one makes version 2.
  */
 
-export const JOB_SCHEMA_VERSION = 1;
+import type { Operation, Phase } from '@hookgate/admission';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-export type Phase = 'mutating' | 'validating';
+export const JOB_SCHEMA_VERSION = 1;
 
 /** The side effect as the hook reported it. */
 export interface JobEffect {
