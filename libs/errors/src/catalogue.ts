@@ -25,6 +25,11 @@ export const AREAS = {
     about:
       "Thrown by `@hookgate/spool`, the gateway's local durable buffer for side-effect jobs while Redis is unreachable (`spoolDir`).",
   },
+  QUEUE: {
+    title: 'Reconciliation queue',
+    about:
+      'Thrown by `@hookgate/queue` when a side-effect reconciliation job cannot be handed to Redis (BullMQ), or when it is given a name it cannot use. A producer error means the job was not acknowledged: the caller keeps it (the spool) and hands it over again later; deterministic job ids make that harmless.',
+  },
 } as const;
 
 // Gateway: the admission listener's error answers.
@@ -166,6 +171,33 @@ export const HG_ERR_SPOOL_WRITE_FAILED = defineError('HG_ERR_SPOOL_WRITE_FAILED'
     'Fix the disk under `spoolDir` (space, errors in the kernel log), then restart the process: opening the spool repairs a torn tail.',
 });
 
+// Reconciliation queue.
+
+export const HG_ERR_QUEUE_UNAVAILABLE = defineError('HG_ERR_QUEUE_UNAVAILABLE', '%s: Redis at %s is %s', {
+  meaning:
+    'The producer did not hand a reconciliation job to Redis (or could not read its `run_id`): its connection is not ready (Redis down, unreachable or still connecting), or Redis did not answer within `addTimeoutMs`. The producer fails fast instead of buffering in memory (`enableOfflineQueue: false`); the job may still land if Redis was only slow, which its deterministic id makes harmless.',
+  remedy:
+    'Start Redis at the address in the message or fix the network to it (`redis-cli -u <url> ping`); until then jobs wait in the spool. If Redis is up but slow, check its latency (`redis-cli --latency`) and memory (`INFO memory`), or raise `addTimeoutMs`.',
+});
+
+export const HG_ERR_QUEUE_ADD_FAILED = defineError(
+  'HG_ERR_QUEUE_ADD_FAILED',
+  'side-effect job %s for plugin %s not added: Redis at %s answered %s',
+  {
+    meaning:
+      'Redis answered the add with an error instead of storing the job, most often `OOM command not allowed` (memory full under `maxmemory-policy noeviction`), `READONLY` (a replica after a failover) or `NOAUTH`.',
+    remedy:
+      'By the answer: OOM, give Redis more memory or let the controller drain the queues (look for a stopped controller and a large failed set); READONLY, point the gateway at the primary (Sentinel or Cluster); NOAUTH or WRONGPASS, fix the credentials in the Redis URL.',
+  },
+);
+
+export const HG_ERR_QUEUE_OPTION_INVALID = defineError('HG_ERR_QUEUE_OPTION_INVALID', 'invalid %s %s: %s', {
+  meaning:
+    'An option given to `@hookgate/queue` cannot be used: a plugin name or queue prefix that cannot be part of a BullMQ queue name or Redis key (empty, too long, or a character outside the allowed set), or a number out of range (a timeout, a retention, a backoff bound). The message names the option and what is allowed.',
+  remedy:
+    'Plugin names are lowercase RFC 1123 subdomains (letters, digits, `-` and `.`, at most 253 characters), as the gateway configuration requires; a prefix may hold letters, digits, `-`, `_`, `.` and one `{hash tag}` for Redis Cluster. Fix the value where it is configured.',
+});
+
 /** Every entry, keyed by its code. */
 export const catalogue = {
   HG_ERR_GATEWAY_BAD_REQUEST,
@@ -184,6 +216,9 @@ export const catalogue = {
   HG_ERR_SPOOL_UNREADABLE,
   HG_ERR_SPOOL_RECORD_TOO_LARGE,
   HG_ERR_SPOOL_WRITE_FAILED,
+  HG_ERR_QUEUE_UNAVAILABLE,
+  HG_ERR_QUEUE_ADD_FAILED,
+  HG_ERR_QUEUE_OPTION_INVALID,
 } as const;
 
 export type CataloguedCode = keyof typeof catalogue;

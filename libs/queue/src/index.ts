@@ -1,0 +1,47 @@
+/**
+ * @hookgate/queue: side-effect reconciliation jobs on BullMQ. The job schema and its decoder, the
+ * builder from what the gateway knows, deterministic job ids, queue and key names, the producer
+ * (fail fast, added vs duplicate), the Redis identity probe and the retry backoff.
+ *
+ *   const job = buildSideEffectJob({ plugin, effect, admission: summarizeAdmission(request, phase),
+ *                                    decision: decisionFromOutcome(outcome), gateway, time: Date.now() });
+ *   const { outcome } = await producer.add(job);          // 'added' | 'duplicate', or a coded error: spool it
+ *   const decoded = decodeJob(bullJob.data);             // in the controller: a value, never a throw
+ */
+export * from './job-schema.js';
+export { decodeJob, describeJobFieldError, type DecodeJobResult, type JobFieldError } from './decode-job.js';
+export {
+  buildSideEffectJob,
+  decisionFromOutcome,
+  decodeEffectPayload,
+  summarizeAdmission,
+  type ReportedEffect,
+  type SideEffectJobInput,
+} from './build-job.js';
+export { computeJobId, jobIdOf, JOB_ID_PREFIX, type JobIdentity } from './job-id.js';
+export {
+  DEFAULT_QUEUE_PREFIX,
+  JOB_NAMES,
+  QUEUE_NAME_PREFIX,
+  jobKey,
+  pluginOfQueueName,
+  reconcileQueueName,
+  validateQueuePrefix,
+} from './queue-names.js';
+export {
+  BACKOFF_TYPE,
+  DEFAULT_BACKOFF,
+  buildBackoffStrategy,
+  computeBackoffDelay,
+  computeBackoffStep,
+  type BackoffOptions,
+  type ReconcileBackoffStrategy,
+} from './backoff.js';
+export { parseRunId, readRedisRunId, type InfoClient } from './redis-identity.js';
+export {
+  PRODUCER_DEFAULTS,
+  redactRedisUrl,
+  type ResolvedProducerOptions,
+  type SideEffectProducerOptions,
+} from './producer-options.js';
+export { SideEffectProducer, type AddOutcome, type AddResult, type StoredSideEffectJob } from './producer.js';
