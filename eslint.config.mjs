@@ -7,10 +7,44 @@
 //   apps (type:app)          import libs, never another app;
 //   apps/cli (type:command)  the gateway's command: libs, and apps/gateway (app:gateway) only;
 //   tools/ (type:tool), test/ (type:e2e): anything (libs, apps, tools).
-// Test files of apps may also use the dev tooling (tools/dev, tool:dev), which imports no app.
+// Test files of apps and libs may also use the dev tooling (tools/dev, tool:dev), which imports libs only.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
+
+/** Who may import whom, by tag (see the header). */
+const DEP_CONSTRAINTS = [
+  { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: [] },
+  // libs/errors: the error catalogue, a leaf every lib but the domain may import.
+  { sourceTag: 'layer:errors', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:errors'] },
+  { sourceTag: 'layer:observability', onlyDependOnLibsWithTags: ['layer:errors'] },
+  {
+    sourceTag: 'layer:adapter',
+    onlyDependOnLibsWithTags: [
+      'layer:domain',
+      'layer:contract',
+      'layer:observability',
+      'layer:adapter',
+      'layer:errors',
+    ],
+  },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
+  // tools/dev is what app tests may use, so it imports libs only.
+  { sourceTag: 'tool:dev', onlyDependOnLibsWithTags: ['type:lib'] },
+];
+
+/**
+ * Tests of libs may also use tools/dev (tool:dev: Redis discovery, free ports), as app tests may:
+ * the libs' constraints with tool:dev added.
+ */
+const LIB_TEST_CONSTRAINTS = DEP_CONSTRAINTS.filter(
+  (c) => c.sourceTag.startsWith('layer:') || c.sourceTag === 'type:lib',
+).map((c) => ({ ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'tool:dev'] }));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', 'libs/proto/src/generated/**', 'tmp/**'] },
@@ -27,30 +61,7 @@ export default tseslint.config(
         {
           enforceBuildableLibDependency: false,
           allow: [],
-          depConstraints: [
-            { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: [] },
-            // libs/errors: the error catalogue, a leaf every lib but the domain may import.
-            { sourceTag: 'layer:errors', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:errors'] },
-            { sourceTag: 'layer:observability', onlyDependOnLibsWithTags: ['layer:errors'] },
-            {
-              sourceTag: 'layer:adapter',
-              onlyDependOnLibsWithTags: [
-                'layer:domain',
-                'layer:contract',
-                'layer:observability',
-                'layer:adapter',
-                'layer:errors',
-              ],
-            },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:command', 'type:tool'] },
-            // tools/dev is what app tests may use, so it imports libs only.
-            { sourceTag: 'tool:dev', onlyDependOnLibsWithTags: ['type:lib'] },
-          ],
+          depConstraints: DEP_CONSTRAINTS,
         },
       ],
     },
@@ -69,6 +80,15 @@ export default tseslint.config(
             { sourceTag: 'type:command', onlyDependOnLibsWithTags: ['type:lib', 'app:gateway', 'tool:dev'] },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['libs/**/*.test.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { enforceBuildableLibDependency: false, depConstraints: LIB_TEST_CONSTRAINTS },
       ],
     },
   },

@@ -1,12 +1,13 @@
 /**
- * The producer against a real Redis (findTestRedis): each test uses a prefix of its own and
+ * The producer against a real Redis (devtools' ensureRedis: REDIS_URL, 127.0.0.1:6379, or one of its own): each test uses a prefix of its own and
  * obliterates its queues afterwards. Unreachable Redis is an unused port or a silent TCP server.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
 import { isHookgateError } from '@hookgate/errors';
 import { BACKOFF_TYPE } from './backoff.js';
 import { buildSideEffectJob } from './build-job.js';
@@ -16,12 +17,14 @@ import type { SideEffectJob } from './job-schema.js';
 import { SideEffectProducer, type StoredSideEffectJob } from './producer.js';
 import type { SideEffectProducerOptions } from './producer-options.js';
 import { reconcileQueueName } from './queue-names.js';
-import { findTestRedis } from './testing/test-redis.js';
 
+let redis: RedisHandle;
 let redisUrl: string;
 beforeAll(async () => {
-  redisUrl = await findTestRedis();
+  redis = await ensureRedis();
+  redisUrl = redis.url;
 });
+afterAll(() => redis.stop());
 
 /** Everything a test opened, closed and removed afterwards. */
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { parseRunId, readRedisRunId } from './redis-identity.js';
-import { findTestRedis } from './testing/test-redis.js';
+import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
 
 describe('parseRunId', () => {
   it.each([
@@ -27,12 +27,15 @@ describe('parseRunId', () => {
 });
 
 describe('readRedisRunId against Redis', () => {
+  let redis: RedisHandle;
   let client: Redis;
   beforeAll(async () => {
-    client = new Redis(await findTestRedis());
+    redis = await ensureRedis();
+    client = new Redis(redis.url);
   });
   afterAll(async () => {
     await client.quit();
+    await redis.stop();
   });
 
   it('reads a 40-hex run_id, the same on every read while Redis runs', async () => {
