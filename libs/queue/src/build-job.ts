@@ -54,6 +54,9 @@ export function summarizeAdmission(request: AdmissionRequest, phase: Phase): Adm
   const objectUid = stringField(object, 'uid');
   const objectResourceVersion = stringField(object, 'resourceVersion');
   const oldObjectResourceVersion = stringField(oldObject, 'resourceVersion');
+  const oldObjectUid = stringField(oldObject, 'uid');
+  const objectGeneration = generationField(object);
+  const oldObjectGeneration = generationField(oldObject);
   return {
     uid: request.uid,
     operation: request.operation,
@@ -65,6 +68,9 @@ export function summarizeAdmission(request: AdmissionRequest, phase: Phase): Adm
     ...(objectUid === undefined ? {} : { objectUid }),
     ...(objectResourceVersion === undefined ? {} : { objectResourceVersion }),
     ...(oldObjectResourceVersion === undefined ? {} : { oldObjectResourceVersion }),
+    ...(oldObjectUid === undefined ? {} : { oldObjectUid }),
+    ...(objectGeneration === undefined ? {} : { objectGeneration }),
+    ...(oldObjectGeneration === undefined ? {} : { oldObjectGeneration }),
     dryRun: request.dryRun === true,
     phase,
   };
@@ -112,4 +118,10 @@ function metadataOf(object: JsonValue | undefined): Record<string, JsonValue> | 
 function stringField(record: Record<string, JsonValue> | undefined, name: string): string | undefined {
   const value = record?.[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** metadata.generation: a non-negative integer, or undefined (resources that do not track it). */
+function generationField(record: Record<string, JsonValue> | undefined): number | undefined {
+  const value = record?.['generation'];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }

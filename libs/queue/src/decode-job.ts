@@ -99,11 +99,17 @@ function readAdmission(admission: Record<string, unknown>): AdmissionSummary {
   const objectUid = optionalString(admission, 'objectUid', at);
   const objectResourceVersion = optionalString(admission, 'objectResourceVersion', at);
   const oldObjectResourceVersion = optionalString(admission, 'oldObjectResourceVersion', at);
+  const oldObjectUid = optionalString(admission, 'oldObjectUid', at);
+  const objectGeneration = optionalGeneration(admission, 'objectGeneration', at);
+  const oldObjectGeneration = optionalGeneration(admission, 'oldObjectGeneration', at);
   return {
     ...summary,
     ...(objectUid === undefined ? {} : { objectUid }),
     ...(objectResourceVersion === undefined ? {} : { objectResourceVersion }),
     ...(oldObjectResourceVersion === undefined ? {} : { oldObjectResourceVersion }),
+    ...(oldObjectUid === undefined ? {} : { oldObjectUid }),
+    ...(objectGeneration === undefined ? {} : { objectGeneration }),
+    ...(oldObjectGeneration === undefined ? {} : { oldObjectGeneration }),
   };
 }
 
@@ -145,6 +151,15 @@ function nonEmpty(record: Record<string, unknown>, name: string, at: string): st
 
 function optionalString(record: Record<string, unknown>, name: string, at: string): string | undefined {
   return record[name] === undefined ? undefined : string(record, name, at);
+}
+
+function optionalGeneration(record: Record<string, unknown>, name: string, at: string): number | undefined {
+  const value = record[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    fail(path(at, name), 'must be a non-negative integer (metadata.generation)');
+  }
+  return value;
 }
 
 function boolean(record: Record<string, unknown>, name: string, at: string): boolean {

@@ -40,6 +40,18 @@ export interface AdmissionSummary {
   readonly objectResourceVersion?: string;
   /** metadata.resourceVersion of oldObject (UPDATE, DELETE), when the request has one. */
   readonly oldObjectResourceVersion?: string;
+  /**
+   * metadata.uid of oldObject (UPDATE, DELETE): a DELETE request has no object, so this is how the
+   * controller tells the deleted object from another one created under the same name since.
+   */
+  readonly oldObjectUid?: string;
+  /**
+   * metadata.generation of the object in the request, when it has one. In the validating phase of an
+   * UPDATE it already carries the apiserver's bump for a spec change (the controller compares it).
+   */
+  readonly objectGeneration?: number;
+  /** metadata.generation of oldObject (UPDATE, DELETE), when it has one. */
+  readonly oldObjectGeneration?: number;
   readonly dryRun: boolean;
   readonly phase: Phase;
 }
