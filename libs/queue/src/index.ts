@@ -45,3 +45,35 @@ export {
   type SideEffectProducerOptions,
 } from './producer-options.js';
 export { SideEffectProducer, type AddOutcome, type AddResult, type StoredSideEffectJob } from './producer.js';
+export {
+  PERSISTENCE_RULES,
+  decidePersistence,
+  describePersistenceRule,
+  type Observation,
+  type ObservedObject,
+  type Persistence,
+  type PersistenceFacts,
+  type PersistenceRule,
+  type PersistenceVerdict,
+  type ReadStage,
+  type SettledRule,
+} from './decide-persistence.js';
+export {
+  describeObjectRef,
+  objectRefOf,
+  type ObjectRef,
+  type ReadObject,
+  type ReadUnavailable,
+} from './object-reader.js';
+export { buildReconcileRequest } from './reconcile-message.js';
+export {
+  DEFAULT_PROCESS_TIMING,
+  processJob,
+  type ProcessJobDeps,
+  type ProcessJobResult,
+  type ProcessTiming,
+  type ReconcileAnswer,
+  type ReconcileJobInput,
+  type ReconcileJobState,
+} from './process-job.js';
+export { pluginClientReconciler, type PluginReconcilerOptions } from './plugin-reconciler.js';
