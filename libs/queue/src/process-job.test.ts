@@ -13,7 +13,7 @@ import type { ObservedObject } from './decide-persistence.js';
 import type { SideEffectJob } from './job-schema.js';
 import type { ObjectRef, ReadUnavailable } from './object-reader.js';
 import { pluginClientReconciler } from './plugin-reconciler.js';
-import { processJob, type ProcessJobDeps, type ProcessJobResult } from './process-job.js';
+import { processJob, type ProcessJobDeps } from './process-job.js';
 
 const T0 = 1_764_143_540_000;
 const TIMING = { gracePeriodMs: 10_000, confirmDelayMs: 90_000, unavailableDelayMs: 5_000 };
@@ -90,14 +90,14 @@ interface Case {
   /** What the one read returns; absent when the case must not read. */
   readonly read?: Read;
   readonly attempt?: number;
-  readonly want: Partial<ProcessJobResult> & Record<string, unknown>;
+  readonly want: Record<string, unknown>;
   /** The reason contains this. */
   readonly reasonHas?: string;
   /** What the plugin received (outcome, attempt); absent when it must not be called. */
   readonly plugin?: { readonly outcome: string; readonly attempt: number };
 }
 
-const confirming = { stage: 'confirming', confirmAt: AFTER_GRACE + 90_000, rule: 'create-absent' };
+const confirming = { stage: 'confirming', confirmAt: AFTER_GRACE + 90_000, rule: 'create-absent' } as const;
 
 const cases: Case[] = [
   {
