@@ -366,6 +366,22 @@ describe('processJob: in-memory reads, real SDK plugins over unix sockets', () =
     });
   });
 
+  it('a reconcile that throws (a bug, not an answer) is retried with the decision kept', async () => {
+    const deps: ProcessJobDeps = {
+      ...TIMING,
+      now: () => AFTER_GRACE,
+      readObject: async () => stored(),
+      reconcile: async () => {
+        throw new Error('client map corrupted');
+      },
+    };
+    expect(await processJob({ data: job() }, deps, 1)).toMatchObject({
+      kind: 'retry',
+      reason: expect.stringContaining('threw: client map corrupted'),
+      state: { stage: 'settled', outcome: 'PERSISTED', rule: 'create-stored' },
+    });
+  });
+
   it('hands the effect’s payload bytes to the plugin as the gateway took them', async () => {
     seen.length = 0;
     const deps: ProcessJobDeps = {

@@ -167,8 +167,18 @@ async function callPlugin(
   deps: ProcessJobDeps,
   attempt: number,
 ): Promise<ProcessJobResult> {
-  const answer = await deps.reconcile(job.plugin, buildReconcileRequest(job, settled.outcome, attempt));
   const told = `${target(job)} (${settled.outcome}, ${describePersistenceRule(settled.rule)})`;
+  let answer: ReconcileAnswer;
+  try {
+    answer = await deps.reconcile(job.plugin, buildReconcileRequest(job, settled.outcome, attempt));
+  } catch (error) {
+    // PluginClient answers with values; a throw is a bug of ours, retried and left in the failed set.
+    return {
+      kind: 'retry',
+      reason: `calling ${job.plugin}'s Reconcile for ${told} threw: ${messageOf(error)}`,
+      state: settled,
+    };
+  }
   const unavailable = (why: string): ProcessJobResult => ({
     kind: 'delay',
     untilMs: deps.now() + deps.unavailableDelayMs,
