@@ -21,11 +21,22 @@ import { isHookgateError } from '@hookgate/errors';
 import type { ObservedObject } from './decide-persistence.js';
 import type { ObjectRef, ReadObject, ReadUnavailable } from './object-reader.js';
 
-export function kubernetesObjectReader(kubeConfig: KubeConfig): ReadObject {
+export interface ObjectReaderOptions {
+  /** One read's deadline; a read that takes longer is 'unavailable' (default 10 s). */
+  readonly timeoutMs?: number;
+}
+
+export function kubernetesObjectReader(kubeConfig: KubeConfig, options: ObjectReaderOptions = {}): ReadObject {
   const api = resourceClient(kubeConfig);
+  const timeoutMs = options.timeoutMs ?? 10_000;
   return async (ref) => {
     try {
-      const object = await api.get(ref, ref.name, ref.namespace === '' ? {} : { namespace: ref.namespace });
+      const signal = AbortSignal.timeout(timeoutMs);
+      const object = await api.get(
+        ref,
+        ref.name,
+        ref.namespace === '' ? { signal } : { namespace: ref.namespace, signal },
+      );
       return observedFromObject(object, ref);
     } catch (error) {
       return classifyReadError(error);
@@ -63,7 +74,7 @@ export function classifyReadError(error: unknown): 'absent' | ReadUnavailable {
   }
   // A coded error is an answer we understood and refused (HG_ERR_KUBERNETES_UNEXPECTED_ANSWER).
   if (isHookgateError(error)) throw error;
-  // Anything else is the connection: refused, reset, TLS, DNS.
+  // Anything else is the connection: refused, reset, TLS, DNS, or the read's own timeout.
   return { kind: 'unavailable', reason: error instanceof Error ? error.message : String(error) };
 }
 
