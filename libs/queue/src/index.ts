@@ -7,6 +7,10 @@
  *                                    decision: decisionFromOutcome(outcome), gateway, time: Date.now() });
  *   const { outcome } = await producer.add(job);          // 'added' | 'duplicate', or a coded error: spool it
  *   const decoded = decodeJob(bullJob.data);             // in the controller: a value, never a throw
+ *   const result = await processJob({ data, state }, deps, attempt);   // done | delay | retry | fail
+ *
+ * The controller's reader of the cluster is its own entry point, `@hookgate/queue/kubernetes`
+ * (client-node is slow to load; the gateway never needs it).
  */
 export * from './job-schema.js';
 export { decodeJob, describeJobFieldError, type DecodeJobResult, type JobFieldError } from './decode-job.js';
