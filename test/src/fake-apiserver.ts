@@ -1,9 +1,22 @@
 /**
- * A small fake kube-apiserver over real HTTP for tests: GET of objects and lists with a
- * resourceVersion, `?watch=true` streams of JSON-line events (ADDED, MODIFIED, DELETED, and an
- * ERROR 410 after compaction), NotFound Status answers, optional bearer-token auth, a request
- * log and failure injection. Paths follow the real API: /api/v1/... and /apis/<group>/<version>/...,
- * with /namespaces/<ns>/ for namespaced resources.
+ * A small fake kube-apiserver over real HTTP for tests, with the apiserver's semantics for what
+ * it serves. Paths follow the real API: /api/v1/... and /apis/<group>/<version>/..., with
+ * /namespaces/<ns>/ for namespaced resources; any resource registered with registerResource.
+ *
+ * - Reads: GET of objects and lists with a resourceVersion, label and field selectors,
+ *   `?watch=true` streams of JSON-line events in resourceVersion order (ADDED, MODIFIED,
+ *   DELETED, and an ERROR 410 after compaction), and metadata-only reads
+ *   (`Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`).
+ * - Writes (POST, PUT, PUT .../status, DELETE, each with `?dryRun=All`): server-assigned uid,
+ *   resourceVersion, creationTimestamp and generation, `generateName`, optimistic concurrency,
+ *   finalizers and deletionTimestamp; the semantics live in fake-apiserver-store.ts, and the same
+ *   writes are offered to tests directly (create, update, updateStatus, delete, finalize).
+ * - Failures as Status bodies (NotFound, AlreadyExists, Conflict, Invalid, BadRequest), optional
+ *   bearer-token auth, a request log, failure injection, and held writes: a write that lands
+ *   only when the test releases it, after the client got a 504 Timeout (holdNextWrite).
+ *
+ * Not modelled: PATCH, server-side apply, admission (a namespace need not exist), graceful
+ * deletion periods, namespace termination (deleteNamespace removes it at once).
  *
  *   const api = await FakeApiServer.start();
  *   api.addNamespace('team-a', { env: 'prod' });
@@ -16,9 +29,12 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ObjectStore, apiVersionOf, qualifiedResource } from './fake-apiserver-store.js';
+import { ApiError, badRequest, notFound, statusBody } from './fake-apiserver-errors.js';
+import type { StatusDetails } from './fake-apiserver-errors.js';
+import { ObjectStore, apiVersionOf } from './fake-apiserver-store.js';
 import type { KubeObject, ResourceInfo, StoreEvent } from './fake-apiserver-store.js';
 
+export { ApiError } from './fake-apiserver-errors.js';
 export type { KubeObject, ResourceInfo, WatchEventType } from './fake-apiserver-store.js';
 
 export interface RequestRecord {
@@ -35,6 +51,35 @@ export interface InjectedFailure {
   readonly watch?: boolean;
   /** How many requests fail; Infinity until clearFailures(). */
   readonly times?: number;
+}
+
+export type WriteMethod = 'POST' | 'PUT' | 'DELETE';
+
+export interface HoldSpec {
+  readonly method?: WriteMethod;
+  /** Matches the request path (without query). */
+  readonly path?: string | RegExp;
+  /**
+   * 'timeout' (default): the client gets the apiserver's 504 Timeout at once and the write lands
+   * on release(), as a write can after the apiserver gave up waiting. 'release': the client waits
+   * for its answer until release().
+   */
+  readonly answer?: 'timeout' | 'release';
+}
+
+export interface HeldWrite {
+  /** Resolves when a matching write arrived (and is being held). */
+  readonly arrived: Promise<void>;
+  /** Applies the held write; resolves with what it answered (the object, or a Status). */
+  release(): Promise<unknown>;
+}
+
+interface Hold {
+  readonly spec: HoldSpec;
+  taken: boolean;
+  arrive(): void;
+  readonly released: Promise<void>;
+  settle(answer: unknown): void;
 }
 
 interface Route {
@@ -55,6 +100,7 @@ export class FakeApiServer {
   readonly #watches = new Map<ServerResponse, () => void>();
   readonly #failures: { spec: InjectedFailure; left: number }[] = [];
   readonly #tempDirs: string[] = [];
+  readonly #holds: Hold[] = [];
 
   private constructor(server: Server, token: string | undefined) {
     this.#server = server;
@@ -93,20 +139,64 @@ export class FakeApiServer {
     return this.store.update({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
   }
 
+  /** Removes the namespace at once (namespace termination is not modelled). */
   deleteNamespace(name: string): KubeObject {
-    return this.store.delete(this.store.resourceForKind('v1', 'Namespace'), name);
+    return this.store.delete(this.store.resourceForKind('v1', 'Namespace'), name).object;
   }
 
-  create(object: KubeObject): KubeObject {
-    return this.store.create(object);
+  /** As a POST: `metadata.generateName` works; throws ApiError (AlreadyExists, Invalid). */
+  create(object: KubeObject, options: { dryRun?: boolean; keepUid?: boolean } = {}): KubeObject {
+    return this.store.create(object, options);
   }
 
-  update(object: KubeObject): KubeObject {
-    return this.store.update(object);
+  /** As a PUT: a resourceVersion, when set, must be current (ApiError Conflict); status is kept. */
+  update(object: KubeObject, options: { dryRun?: boolean } = {}): KubeObject {
+    return this.store.update(object, options);
   }
 
-  delete(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject {
-    return this.store.delete(this.store.resourceForKind(apiVersion, kind), name, namespace);
+  /** As a PUT of the /status subresource: only status changes. */
+  updateStatus(object: KubeObject, options: { dryRun?: boolean } = {}): KubeObject {
+    return this.store.updateStatus(object, options);
+  }
+
+  /**
+   * As a DELETE: an object with finalizers gets deletionTimestamp and stays until finalize() or an
+   * update removes them; without, it is gone. Answers the object as it is (or was) afterwards.
+   */
+  delete(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+    options: { dryRun?: boolean; preconditions?: { uid?: string; resourceVersion?: string } } = {},
+  ): KubeObject {
+    return this.store.delete(this.store.resourceForKind(apiVersion, kind), name, namespace, options).object;
+  }
+
+  /** Removes every finalizer, as the controller owning them does; an object being deleted is then gone. */
+  finalize(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject {
+    const resource = this.store.resourceForKind(apiVersion, kind);
+    const object = this.store.get(resource, name, namespace);
+    if (object === undefined) throw notFound(resource, name);
+    return this.store.update({ ...object, metadata: { ...object.metadata, finalizers: [] } });
+  }
+
+  /** Holds the next write matching `spec` until the test releases it; see HoldSpec. */
+  holdNextWrite(spec: HoldSpec = {}): HeldWrite {
+    let arrive!: () => void;
+    let release!: () => void;
+    let settle!: (answer: unknown) => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const answered = new Promise<unknown>((resolve) => (settle = resolve));
+    this.#holds.push({ spec, taken: false, arrive, released, settle });
+    return {
+      arrived,
+      release: () => {
+        release();
+        return answered;
+      },
+    };
   }
 
   registerResource(info: ResourceInfo): void {
@@ -164,40 +254,136 @@ export class FakeApiServer {
     }
     const failure = this.#takeFailure(url.pathname, watch);
     if (failure !== undefined) return sendStatus(res, failure, 'InternalError', `injected failure ${failure}`);
-    if (req.method !== 'GET')
-      return sendStatus(res, 405, 'MethodNotAllowed', `the fake apiserver serves GET only, not ${req.method}`);
     const route = this.#route(url.pathname);
     if (route === undefined)
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
-    if (route.name !== undefined) return this.#get(res, { ...route, name: route.name });
+    const method = req.method ?? 'GET';
+    if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
+      void this.#write(req, res, method, route, url.pathname, query).catch((error: unknown) =>
+        sendStatus(res, 500, 'InternalError', `fake apiserver: ${String(error)}`),
+      );
+      return;
+    }
+    if (method !== 'GET') return methodNotAllowed(res);
+    const metadataOnly = /;\s*as=PartialObjectMetadata(List)?\b/.test(req.headers.accept ?? '');
+    const view = metadataOnly ? partialMetadata : (o: KubeObject) => o;
+    if (route.name !== undefined) return this.#get(res, { ...route, name: route.name }, view);
     const selector = parseSelectors(query.labelSelector, query.fieldSelector);
     if (selector === undefined) return sendStatus(res, 400, 'BadRequest', 'unsupported labelSelector or fieldSelector');
-    if (watch) return this.#watch(res, route, selector, query);
+    if (watch) return this.#watch(res, route, selector, query, view);
     const items = this.store.list(route.resource, route.namespace).filter(selector);
+    const listMeta = { resourceVersion: String(this.store.resourceVersion) };
+    if (metadataOnly)
+      return sendJson(res, 200, {
+        apiVersion: 'meta.k8s.io/v1',
+        kind: 'PartialObjectMetadataList',
+        metadata: listMeta,
+        items: items.map(partialMetadata),
+      });
     // Real list items carry no apiVersion/kind: the list does.
     const bare = items.map(({ apiVersion: _v, kind: _k, ...rest }) => rest);
     sendJson(res, 200, {
       apiVersion: apiVersionOf(route.resource),
       kind: `${route.resource.kind}List`,
-      metadata: { resourceVersion: String(this.store.resourceVersion) },
+      metadata: listMeta,
       items: bare,
     });
   }
 
-  #get(res: ServerResponse, route: Route & { name: string }): void {
+  #get(res: ServerResponse, route: Route & { name: string }, view: (o: KubeObject) => unknown): void {
     const object = this.store.get(route.resource, route.name, route.namespace);
-    if (object === undefined || (route.subresource !== undefined && route.subresource !== 'status')) {
-      const what = qualifiedResource(route.resource);
-      return sendStatus(res, 404, 'NotFound', `${what} "${route.name}" not found`, {
-        name: route.name,
-        group: route.resource.group || undefined,
-        kind: route.resource.resource,
-      });
-    }
-    sendJson(res, 200, object);
+    if (object === undefined || (route.subresource !== undefined && route.subresource !== 'status'))
+      return sendError(res, notFound(route.resource, route.name));
+    sendJson(res, 200, view(object));
   }
 
-  #watch(res: ServerResponse, route: Route, selector: Selector, query: Record<string, string>): void {
+  /** POST (create), PUT (update, or /status), DELETE; the store decides, this maps HTTP onto it. */
+  async #write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: WriteMethod,
+    route: Route,
+    path: string,
+    query: Record<string, string>,
+  ): Promise<void> {
+    const { resource, namespace, name, subresource } = route;
+    const shapeFits =
+      method === 'POST'
+        ? name === undefined && (namespace !== undefined || !resource.namespaced)
+        : name !== undefined && (subresource === undefined || (method === 'PUT' && subresource === 'status'));
+    if (!shapeFits) return methodNotAllowed(res);
+    const text = await readBody(req);
+    try {
+      const body = parseBody(text, method === 'DELETE');
+      const dryRun = parseDryRun(query.dryRun ?? (Array.isArray(body?.dryRun) ? body.dryRun.join(',') : undefined));
+      let apply: () => { code: number; answer: unknown };
+      if (method === 'DELETE') {
+        const preconditions = (body?.preconditions ?? undefined) as
+          { uid?: string; resourceVersion?: string } | undefined;
+        apply = () => {
+          const { object, deleted } = this.store.delete(resource, name!, namespace, { dryRun, preconditions });
+          return { code: 200, answer: deleted ? deletedStatus(resource, object) : object };
+        };
+      } else {
+        const object = checkObject(body, route);
+        apply =
+          method === 'POST'
+            ? () => ({ code: 201, answer: this.store.create(object, { resource, dryRun }) })
+            : subresource === 'status'
+              ? () => ({ code: 200, answer: this.store.updateStatus(object, { resource, dryRun }) })
+              : () => ({ code: 200, answer: this.store.update(object, { resource, dryRun }) });
+      }
+      const hold = this.#takeHold(method, path);
+      if (hold === undefined) {
+        const { code, answer } = apply();
+        return sendJson(res, code, answer);
+      }
+      hold.arrive();
+      if ((hold.spec.answer ?? 'timeout') === 'timeout')
+        sendStatus(
+          res,
+          504,
+          'Timeout',
+          'Timeout: request did not complete within requested timeout - context deadline exceeded',
+          {
+            retryAfterSeconds: 0,
+          },
+        );
+      await hold.released;
+      let outcome: { code: number; answer: unknown };
+      try {
+        outcome = apply();
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        outcome = { code: error.code, answer: error.status };
+      }
+      hold.settle(outcome.answer);
+      if (!res.headersSent) sendJson(res, outcome.code, outcome.answer);
+    } catch (error) {
+      if (error instanceof ApiError) return sendError(res, error);
+      throw error;
+    }
+  }
+
+  #takeHold(method: WriteMethod, path: string): Hold | undefined {
+    const hold = this.#holds.find(
+      (h) =>
+        !h.taken &&
+        (h.spec.method === undefined || h.spec.method === method) &&
+        (h.spec.path === undefined ||
+          (typeof h.spec.path === 'string' ? h.spec.path === path : h.spec.path.test(path))),
+    );
+    if (hold) hold.taken = true;
+    return hold;
+  }
+
+  #watch(
+    res: ServerResponse,
+    route: Route,
+    selector: Selector,
+    query: Record<string, string>,
+    view: (o: KubeObject) => unknown,
+  ): void {
     const inScope = (e: StoreEvent) =>
       e.resource === route.resource &&
       (route.namespace === undefined || e.object.metadata.namespace === route.namespace) &&
@@ -205,14 +391,15 @@ export class FakeApiServer {
     res.writeHead(200, { 'content-type': 'application/json' });
     // Headers go out at once, as the real apiserver's do: clients wait for them before events.
     res.flushHeaders();
-    const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+    const send = (type: string, object: KubeObject) => res.write(`${JSON.stringify({ type, object: view(object) })}\n`);
     const rv = query.resourceVersion;
     if (rv === undefined || rv === '' || rv === '0') {
       for (const object of this.store.list(route.resource, route.namespace).filter(selector)) send('ADDED', object);
     } else {
       const backlog = this.store.eventsSince(route.resource, Number(rv));
       if (backlog === undefined) {
-        send('ERROR', statusBody(410, 'Expired', `too old resource version: ${rv} (${this.store.resourceVersion})`));
+        const expired = statusBody(410, 'Expired', `too old resource version: ${rv} (${this.store.resourceVersion})`);
+        res.write(`${JSON.stringify({ type: 'ERROR', object: expired })}\n`);
         res.end();
         return;
       }
@@ -262,27 +449,89 @@ export class FakeApiServer {
   }
 }
 
-function statusBody(code: number, reason: string, message: string, details?: Record<string, unknown>) {
+function sendStatus(res: ServerResponse, code: number, reason: string, message: string, details?: StatusDetails): void {
+  sendJson(res, code, statusBody(code, reason, message, details));
+}
+
+function sendError(res: ServerResponse, error: ApiError): void {
+  sendJson(res, error.code, error.status);
+}
+
+function methodNotAllowed(res: ServerResponse): void {
+  sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+}
+
+/** What the apiserver answers for an object deleted at once (built-in resources do not return the object). */
+function deletedStatus(resource: ResourceInfo, object: KubeObject) {
   return {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    ...(details ? { details } : {}),
-    code,
+    status: 'Success',
+    details: {
+      name: object.metadata.name,
+      ...(resource.group ? { group: resource.group } : {}),
+      kind: resource.resource,
+      uid: object.metadata.uid,
+    },
   };
 }
 
-function sendStatus(
-  res: ServerResponse,
-  code: number,
-  reason: string,
-  message: string,
-  details?: Record<string, unknown>,
-): void {
-  sendJson(res, code, statusBody(code, reason, message, details));
+/** The object as a metadata-only read returns it. */
+function partialMetadata(object: KubeObject) {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBody(text: string, optional: boolean): Record<string, unknown> | undefined {
+  if (text.trim() === '') {
+    if (optional) return undefined;
+    throw badRequest('the request body is empty; send the object as JSON');
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw badRequest('the request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('the request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function parseDryRun(value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  if (value === 'All') return true;
+  throw badRequest(`dryRun: Unsupported value: "${value}": supported values: "All"`);
+}
+
+/** The body of a POST or PUT must be an object of the path's resource, namespace and name. */
+function checkObject(body: Record<string, unknown> | undefined, route: Route): KubeObject {
+  const { resource, namespace, name } = route;
+  const metadata = body?.metadata;
+  if (body === undefined || typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    throw badRequest('the object has no metadata');
+  const object = structuredClone(body) as KubeObject;
+  const apiVersion = object.apiVersion ?? apiVersionOf(resource);
+  const kind = object.kind ?? resource.kind;
+  if (apiVersion !== apiVersionOf(resource) || kind !== resource.kind)
+    throw badRequest(`the body is a ${apiVersion} ${kind}, the URL is for ${apiVersionOf(resource)} ${resource.kind}`);
+  if (resource.namespaced) {
+    if (object.metadata.namespace !== undefined && object.metadata.namespace !== namespace)
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    object.metadata.namespace = namespace;
+  }
+  if (name !== undefined) {
+    object.metadata.name ??= name;
+    if (object.metadata.name !== name)
+      throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
+  }
+  return object;
 }
 
 function sendJson(res: ServerResponse, code: number, body: unknown): void {
