@@ -593,6 +593,18 @@ describe('FakeApiServer metadata-only reads', () => {
       object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: stored.metadata },
     });
   });
+
+  it('falls back to the full object when the metadata kind does not fit the request, and answers 406 without a fallback', async () => {
+    api.create({ ...deployment('web'), metadata: { name: 'web', namespace: 'shop' } });
+    // A list asks for PartialObjectMetadataList; PartialObjectMetadata does not fit it.
+    expect((await getJson(DEPLOYMENTS, accept)).body).toMatchObject({ kind: 'DeploymentList' });
+    const strict = await getJson(DEPLOYMENTS, {
+      accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+    });
+    expect(strict.status).toBe(406);
+    expect(strict.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    expect((await getJson(`${DEPLOYMENTS}/web`, { accept: 'application/yaml' })).status).toBe(406);
+  });
 });
 
 describe('FakeApiServer writes from the test', () => {

@@ -265,7 +265,19 @@ export class FakeApiServer {
       return;
     }
     if (method !== 'GET') return methodNotAllowed(res);
-    const metadataOnly = /;\s*as=PartialObjectMetadata(List)?\b/.test(req.headers.accept ?? '');
+    const isList = route.name === undefined && !watch;
+    const representation = negotiate(
+      req.headers.accept,
+      isList ? 'PartialObjectMetadataList' : 'PartialObjectMetadata',
+    );
+    if (representation === undefined)
+      return sendStatus(
+        res,
+        406,
+        'NotAcceptable',
+        'only the following media types are accepted: application/json, and metadata-only application/json;as=...;g=meta.k8s.io;v=v1',
+      );
+    const metadataOnly = representation === 'metadata';
     const view = metadataOnly ? partialMetadata : (o: KubeObject) => o;
     if (route.name !== undefined) return this.#get(res, { ...route, name: route.name }, view);
     const selector = parseSelectors(query.labelSelector, query.fieldSelector);
@@ -475,6 +487,23 @@ function deletedStatus(resource: ResourceInfo, object: KubeObject) {
       uid: object.metadata.uid,
     },
   };
+}
+
+/**
+ * Content negotiation as the apiserver does it for JSON: the first media range that fits wins; a
+ * metadata-only one fits when it names the kind this request returns (PartialObjectMetadataList
+ * for a list, PartialObjectMetadata for a get or a watch); nothing that fits is 406.
+ */
+function negotiate(accept: string | undefined, metadataKind: string): 'object' | 'metadata' | undefined {
+  if (accept === undefined || accept.trim() === '') return 'object';
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';').map((p) => p.trim());
+    if (!['application/json', 'application/*', '*/*'].includes(type)) continue;
+    const as = Object.fromEntries(params.map((p) => p.split('=').map((x) => x.trim()))) as Record<string, string>;
+    if (as.as === undefined) return 'object';
+    if (as.as === metadataKind && as.g === 'meta.k8s.io' && as.v === 'v1') return 'metadata';
+  }
+  return undefined;
 }
 
 /** The object as a metadata-only read returns it. */
