@@ -3,7 +3,13 @@
  * code, reason, message, details) carried by an ApiError, so the store can refuse a write and the
  * HTTP layer can answer with exactly what the real apiserver would.
  */
-import type { ResourceInfo } from './fake-apiserver-store.js';
+
+/** What an error names of a resource (a ResourceInfo fits; declared here so the store can import this module). */
+interface ResourceNames {
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+}
 
 export interface StatusDetails {
   readonly name?: string;
@@ -46,24 +52,24 @@ export class ApiError extends Error {
 }
 
 /** The qualified resource the apiserver names in messages: `namespaces`, `deployments.apps`. */
-export const qualifiedResource = (r: ResourceInfo): string =>
+export const qualifiedResource = (r: ResourceNames): string =>
   r.group === '' ? r.resource : `${r.resource}.${r.group}`;
 
-const detailsFor = (r: ResourceInfo, name: string, extra: Partial<StatusDetails> = {}): StatusDetails => ({
+const detailsFor = (r: ResourceNames, name: string, extra: Partial<StatusDetails> = {}): StatusDetails => ({
   name,
   ...(r.group ? { group: r.group } : {}),
   kind: r.resource,
   ...extra,
 });
 
-export const notFound = (r: ResourceInfo, name: string) =>
+export const notFound = (r: ResourceNames, name: string) =>
   new ApiError(404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, detailsFor(r, name));
 
-export const alreadyExists = (r: ResourceInfo, name: string) =>
+export const alreadyExists = (r: ResourceNames, name: string) =>
   new ApiError(409, 'AlreadyExists', `${qualifiedResource(r)} "${name}" already exists`, detailsFor(r, name));
 
 /** Optimistic-concurrency and precondition failures: 409 Conflict. */
-export const conflict = (r: ResourceInfo, name: string, why: string) =>
+export const conflict = (r: ResourceNames, name: string, why: string) =>
   new ApiError(
     409,
     'Conflict',
@@ -75,7 +81,7 @@ export const STALE_RESOURCE_VERSION =
   'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 422 Invalid with one cause, as validation failures come back. */
-export function invalid(r: ResourceInfo, name: string, field: string, reason: string, why: string): ApiError {
+export function invalid(r: ResourceNames, name: string, field: string, reason: string, why: string): ApiError {
   const message = `${r.kind}${r.group ? `.${r.group}` : ''} "${name}" is invalid: ${field}: ${why}`;
   return new ApiError(422, 'Invalid', message, {
     ...detailsFor(r, name),
