@@ -29,6 +29,11 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
+/** An object to create: the name may be left out for `metadata.generateName`. */
+export type NewObject = Omit<KubeObject, 'metadata'> & {
+  metadata: Omit<KubeObject['metadata'], 'name'> & { name?: string };
+};
+
 export interface ResourceInfo {
   /** '' for the core group. */
   readonly group: string;
@@ -161,9 +166,9 @@ export class ObjectStore {
    * from `generateName` (retried on a collision, as the apiserver does); a taken name is 409
    * AlreadyExists, neither name nor generateName is 422 Invalid.
    */
-  create(input: KubeObject, options: WriteOptions = {}): KubeObject {
+  create(input: NewObject, options: WriteOptions = {}): KubeObject {
     const resource = options.resource ?? this.resourceForKind(input.apiVersion ?? '', input.kind ?? '');
-    const object = structuredClone(input);
+    const object = structuredClone(input) as KubeObject;
     const namespace = resource.namespaced ? object.metadata.namespace : undefined;
     if (!resource.namespaced) delete object.metadata.namespace;
     const generateName = typeof object.metadata.generateName === 'string' ? object.metadata.generateName : '';

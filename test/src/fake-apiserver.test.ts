@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, FakeApiServer } from './fake-apiserver.js';
 
@@ -612,7 +613,7 @@ describe('FakeApiServer writes from the test', () => {
     const created = api.create({
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: '', generateName: 'c-', namespace: 'shop', finalizers: ['x'] },
+      metadata: { generateName: 'c-', namespace: 'shop', finalizers: ['x'] },
     });
     const name = created.metadata.name;
     expect(name).toMatch(/^c-.{5}$/);
@@ -686,5 +687,51 @@ describe('FakeApiServer held writes', () => {
     await held.arrived;
     api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'shop' } });
     expect(await held.release()).toMatchObject({ reason: 'AlreadyExists', code: 409 });
+  });
+});
+
+describe('FakeApiServer with @kubernetes/client-node', () => {
+  it('creates with generateName, replaces, conflicts, finalizes and deletes through CoreV1Api', async () => {
+    const config = new KubeConfig();
+    config.loadFromFile(await api.writeKubeconfig());
+    const core = config.makeApiClient(CoreV1Api);
+    const created = await core.createNamespacedConfigMap({
+      namespace: 'shop',
+      body: { metadata: { generateName: 'claim-', finalizers: ['example.com/hold'] }, data: { a: '1' } },
+    });
+    const name = created.metadata!.name!;
+    expect(name).toMatch(/^claim-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(created.metadata!.uid).toMatch(UUID);
+    const replaced = await core.replaceNamespacedConfigMap({
+      name,
+      namespace: 'shop',
+      body: { ...created, data: { a: '2' } },
+    });
+    expect(replaced.data).toEqual({ a: '2' });
+    const stale = await core
+      .replaceNamespacedConfigMap({ name, namespace: 'shop', body: { ...created, data: { a: '3' } } })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { code: number; body: string },
+      );
+    expect(stale?.code).toBe(409);
+    expect(JSON.parse(stale!.body)).toMatchObject({ kind: 'Status', reason: 'Conflict' });
+    await core.deleteNamespacedConfigMap({
+      name,
+      namespace: 'shop',
+      body: { preconditions: { uid: created.metadata!.uid } },
+    });
+    const deleting = await core.readNamespacedConfigMap({ name, namespace: 'shop' });
+    expect(deleting.metadata!.deletionTimestamp).toBeDefined();
+    await core.replaceNamespacedConfigMap({
+      name,
+      namespace: 'shop',
+      body: { ...deleting, metadata: { ...deleting.metadata, finalizers: [] } },
+    });
+    const gone = await core.readNamespacedConfigMap({ name, namespace: 'shop' }).then(
+      () => undefined,
+      (error: unknown) => error as { code: number },
+    );
+    expect(gone?.code).toBe(404);
   });
 });

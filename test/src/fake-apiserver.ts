@@ -32,10 +32,10 @@ import { join } from 'node:path';
 import { ApiError, badRequest, notFound, statusBody } from './fake-apiserver-errors.js';
 import type { StatusDetails } from './fake-apiserver-errors.js';
 import { ObjectStore, apiVersionOf } from './fake-apiserver-store.js';
-import type { KubeObject, ResourceInfo, StoreEvent } from './fake-apiserver-store.js';
+import type { KubeObject, NewObject, ResourceInfo, StoreEvent } from './fake-apiserver-store.js';
 
 export { ApiError } from './fake-apiserver-errors.js';
-export type { KubeObject, ResourceInfo, WatchEventType } from './fake-apiserver-store.js';
+export type { KubeObject, NewObject, ResourceInfo, WatchEventType } from './fake-apiserver-store.js';
 
 export interface RequestRecord {
   readonly method: string;
@@ -145,7 +145,7 @@ export class FakeApiServer {
   }
 
   /** As a POST: `metadata.generateName` works; throws ApiError (AlreadyExists, Invalid). */
-  create(object: KubeObject, options: { dryRun?: boolean; keepUid?: boolean } = {}): KubeObject {
+  create(object: NewObject, options: { dryRun?: boolean; keepUid?: boolean } = {}): KubeObject {
     return this.store.create(object, options);
   }
 
@@ -259,9 +259,10 @@ export class FakeApiServer {
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     const method = req.method ?? 'GET';
     if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
-      void this.#write(req, res, method, route, url.pathname, query).catch((error: unknown) =>
-        sendStatus(res, 500, 'InternalError', `fake apiserver: ${String(error)}`),
-      );
+      void this.#write(req, res, method, route, url.pathname, query).catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendStatus(res, 500, 'InternalError', `fake apiserver: ${String(error)}`);
+      });
       return;
     }
     if (method !== 'GET') return methodNotAllowed(res);
