@@ -30,9 +30,18 @@ export interface KubeObject {
 }
 
 /** An object to create: the name may be left out for `metadata.generateName`. */
-export type NewObject = Omit<KubeObject, 'metadata'> & {
-  metadata: Omit<KubeObject['metadata'], 'name'> & { name?: string };
-};
+export interface NewObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
 
 export interface ResourceInfo {
   /** '' for the core group. */
