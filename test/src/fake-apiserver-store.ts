@@ -111,6 +111,9 @@ function specOf(resource: ResourceInfo, object: KubeObject) {
   return rest;
 }
 
+const asStrings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
 const typed = (resource: ResourceInfo, object: KubeObject): KubeObject => ({
   ...structuredClone(object),
   apiVersion: apiVersionOf(resource),
@@ -324,6 +327,18 @@ export class ObjectStore {
       else meta[field] = existing.metadata[field];
     }
     delete meta.resourceVersion;
+    if (existing.metadata.deletionTimestamp !== undefined) {
+      const before = new Set(asStrings(existing.metadata.finalizers));
+      const added = asStrings(meta.finalizers).filter((f) => !before.has(f));
+      if (added.length > 0)
+        throw invalid(
+          resource,
+          meta.name,
+          'metadata.finalizers',
+          'FieldValueForbidden',
+          `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+        );
+    }
     this.#stampNamespace(resource, object);
     if (typeof meta.generation === 'number' && !isDeepStrictEqual(specOf(resource, object), specOf(resource, existing)))
       meta.generation += 1;

@@ -163,6 +163,23 @@ describe('FakeApiServer GET', () => {
     });
   });
 
+  it('answers an injected 429 as the apiserver does, with Retry-After, for the chosen method only', async () => {
+    api.failRequests({ path: /configmaps/, method: 'POST', status: 429, retryAfterSeconds: 2 });
+    expect((await getJson('/api/v1/namespaces/a/configmaps')).status).toBe(200);
+    const res = await fetch(`${api.url}/api/v1/namespaces/a/configmaps`, {
+      method: 'POST',
+      body: JSON.stringify({ metadata: { name: 'x' } }),
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('2');
+    expect(await res.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'TooManyRequests',
+      code: 429,
+      details: { retryAfterSeconds: 2 },
+    });
+  });
+
   it('fails injected requests the given number of times and logs every request', async () => {
     api.failRequests({ path: '/api/v1/namespaces', status: 503, times: 1 });
     expect((await getJson('/api/v1/namespaces')).status).toBe(503);
@@ -530,6 +547,21 @@ describe('FakeApiServer delete (DELETE)', () => {
     expect(rvs[0]).toBeGreaterThan(Number(first.metadata.resourceVersion));
     expect(rvs[1]).toBeGreaterThan(rvs[0]!);
     expect((await getJson(`${DEPLOYMENTS}/web`)).status).toBe(404);
+  });
+
+  it('refuses new finalizers on an object being deleted (422 Invalid)', async () => {
+    const first = (await send('POST', CONFIGMAPS, { metadata: { name: 'a', finalizers: ['one'] } })).body;
+    const deleting = (await send('DELETE', `${CONFIGMAPS}/a`)).body;
+    expect(deleting.metadata.uid).toBe(first.metadata.uid);
+    const { status, body } = await send('PUT', `${CONFIGMAPS}/a`, {
+      ...deleting,
+      metadata: { ...deleting.metadata, finalizers: ['one', 'two'] },
+    });
+    expect(status).toBe(422);
+    expect(body).toMatchObject({
+      reason: 'Invalid',
+      details: { causes: [{ field: 'metadata.finalizers', reason: 'FieldValueForbidden' }] },
+    });
   });
 
   it('honours uid and resourceVersion preconditions in DeleteOptions', async () => {

@@ -46,7 +46,12 @@ export interface RequestRecord {
 export interface InjectedFailure {
   /** Matches the request path (without query). */
   readonly path: string | RegExp;
+  /** The HTTP status; 429, 500, 503 and 504 come with the apiserver's reason (TooManyRequests, ...). */
   readonly status: number;
+  /** Only requests of this method (GET, POST, PUT, DELETE); all by default. */
+  readonly method?: string;
+  /** For 429 and 503: the Retry-After header and details.retryAfterSeconds (1 by default for 429). */
+  readonly retryAfterSeconds?: number;
   /** Only watch requests (true), only non-watch (false), or both (undefined). */
   readonly watch?: boolean;
   /** How many requests fail; Infinity until clearFailures(). */
@@ -252,8 +257,8 @@ export class FakeApiServer {
     if (this.#token !== undefined && req.headers.authorization !== `Bearer ${this.#token}`) {
       return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
     }
-    const failure = this.#takeFailure(url.pathname, watch);
-    if (failure !== undefined) return sendStatus(res, failure, 'InternalError', `injected failure ${failure}`);
+    const failure = this.#takeFailure(req.method ?? 'GET', url.pathname, watch);
+    if (failure !== undefined) return sendInjectedFailure(res, failure);
     const route = this.#route(url.pathname);
     if (route === undefined)
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
@@ -451,12 +456,13 @@ export class FakeApiServer {
     return { resource, name: rest[1], subresource: rest[2] };
   }
 
-  #takeFailure(path: string, watch: boolean): number | undefined {
+  #takeFailure(method: string, path: string, watch: boolean): InjectedFailure | undefined {
     for (const f of this.#failures) {
       const pathMatches = typeof f.spec.path === 'string' ? f.spec.path === path : f.spec.path.test(path);
       if (!pathMatches || f.left <= 0 || (f.spec.watch !== undefined && f.spec.watch !== watch)) continue;
+      if (f.spec.method !== undefined && f.spec.method !== method) continue;
       f.left -= 1;
-      return f.spec.status;
+      return f.spec;
     }
     return undefined;
   }
@@ -464,6 +470,23 @@ export class FakeApiServer {
 
 function sendStatus(res: ServerResponse, code: number, reason: string, message: string, details?: StatusDetails): void {
   sendJson(res, code, statusBody(code, reason, message, details));
+}
+
+/** The apiserver's reasons for the statuses tests inject most (the message names the injection). */
+const INJECTED_REASONS: Record<number, string> = {
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+function sendInjectedFailure(res: ServerResponse, failure: InjectedFailure): void {
+  const code = failure.status;
+  const retryAfter = failure.retryAfterSeconds ?? (code === 429 ? 1 : undefined);
+  const details = retryAfter === undefined ? undefined : { retryAfterSeconds: retryAfter };
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
+  const reason = INJECTED_REASONS[code] ?? 'InternalError';
+  sendJson(res, code, statusBody(code, reason, `injected failure ${code}`, details), headers);
 }
 
 function sendError(res: ServerResponse, error: ApiError): void {
@@ -564,9 +587,9 @@ function checkObject(body: Record<string, unknown> | undefined, route: Route): K
   return object;
 }
 
-function sendJson(res: ServerResponse, code: number, body: unknown): void {
+function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
