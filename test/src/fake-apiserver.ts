@@ -11,12 +11,17 @@
  *   resourceVersion, creationTimestamp and generation, `generateName`, optimistic concurrency,
  *   finalizers and deletionTimestamp; the semantics live in fake-apiserver-store.ts, and the same
  *   writes are offered to tests directly (create, update, updateStatus, delete, finalize).
- * - Failures as Status bodies (NotFound, AlreadyExists, Conflict, Invalid, BadRequest), optional
- *   bearer-token auth, a request log, failure injection, and held writes: a write that lands
- *   only when the test releases it, after the client got a 504 Timeout (holdNextWrite).
+ *   A DELETE that removes the object answers a Success Status (as built-in resources do), one
+ *   that leaves it for its finalizers answers the object.
+ * - Failures as Status bodies (NotFound, AlreadyExists, Conflict, Invalid, BadRequest,
+ *   NotAcceptable), optional bearer-token auth, a request log, failure injection (per path,
+ *   method, watch or not; 429 with Retry-After), and held writes: a write that lands only when
+ *   the test releases it, after the client got a 504 Timeout (holdNextWrite).
  *
- * Not modelled: PATCH, server-side apply, admission (a namespace need not exist), graceful
- * deletion periods, namespace termination (deleteNamespace removes it at once).
+ * Simplified: every resource gets generation (the apiserver gives it to most, not ConfigMaps).
+ * Not modelled: PATCH, server-side apply, list paging, bookmarks, admission (a namespace need
+ * not exist to create in it), graceful deletion periods, namespace termination (a namespace,
+ * whose finalizers are spec.finalizers, is removed at once).
  *
  *   const api = await FakeApiServer.start();
  *   api.addNamespace('team-a', { env: 'prod' });
@@ -331,56 +336,50 @@ export class FakeApiServer {
         : name !== undefined && (subresource === undefined || (method === 'PUT' && subresource === 'status'));
     if (!shapeFits) return methodNotAllowed(res);
     const text = await readBody(req);
+    let apply: () => WriteOutcome;
     try {
-      const body = parseBody(text, method === 'DELETE');
-      const dryRun = parseDryRun(query.dryRun ?? (Array.isArray(body?.dryRun) ? body.dryRun.join(',') : undefined));
-      let apply: () => { code: number; answer: unknown };
-      if (method === 'DELETE') {
-        const preconditions = (body?.preconditions ?? undefined) as
-          { uid?: string; resourceVersion?: string } | undefined;
-        apply = () => {
-          const { object, deleted } = this.store.delete(resource, name!, namespace, { dryRun, preconditions });
-          return { code: 200, answer: deleted ? deletedStatus(resource, object) : object };
-        };
-      } else {
-        const object = checkObject(body, route);
-        apply =
-          method === 'POST'
-            ? () => ({ code: 201, answer: this.store.create(object, { resource, dryRun }) })
-            : subresource === 'status'
-              ? () => ({ code: 200, answer: this.store.updateStatus(object, { resource, dryRun }) })
-              : () => ({ code: 200, answer: this.store.update(object, { resource, dryRun }) });
-      }
-      const hold = this.#takeHold(method, path);
-      if (hold === undefined) {
-        const { code, answer } = apply();
-        return sendJson(res, code, answer);
-      }
-      hold.arrive();
-      if ((hold.spec.answer ?? 'timeout') === 'timeout')
-        sendStatus(
-          res,
-          504,
-          'Timeout',
-          'Timeout: request did not complete within requested timeout - context deadline exceeded',
-          {
-            retryAfterSeconds: 0,
-          },
-        );
-      await hold.released;
-      let outcome: { code: number; answer: unknown };
-      try {
-        outcome = apply();
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        outcome = { code: error.code, answer: error.status };
-      }
-      hold.settle(outcome.answer);
-      if (!res.headersSent) sendJson(res, outcome.code, outcome.answer);
+      apply = this.#planWrite(method, route, parseBody(text, method === 'DELETE'), query);
     } catch (error) {
       if (error instanceof ApiError) return sendError(res, error);
       throw error;
     }
+    const hold = this.#takeHold(method, path);
+    if (hold === undefined) {
+      const { code, answer } = outcomeOf(apply);
+      return sendJson(res, code, answer);
+    }
+    hold.arrive();
+    if ((hold.spec.answer ?? 'timeout') === 'timeout') {
+      const message = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
+      sendStatus(res, 504, 'Timeout', message, { retryAfterSeconds: 0 });
+    }
+    await hold.released;
+    const { code, answer } = outcomeOf(apply);
+    hold.settle(answer);
+    if (!res.headersSent) sendJson(res, code, answer);
+  }
+
+  /** Checks the request (400 for a bad body or dryRun) and returns the store call that performs it. */
+  #planWrite(
+    method: WriteMethod,
+    route: Route,
+    body: Record<string, unknown> | undefined,
+    query: Record<string, string>,
+  ): () => WriteOutcome {
+    const { resource, namespace, name, subresource } = route;
+    const dryRun = parseDryRun(query.dryRun ?? (Array.isArray(body?.dryRun) ? body.dryRun.join(',') : undefined));
+    if (method === 'DELETE') {
+      const preconditions = body?.preconditions as { uid?: string; resourceVersion?: string } | undefined;
+      return () => {
+        const { object, deleted } = this.store.delete(resource, name!, namespace, { dryRun, preconditions });
+        return { code: 200, answer: deleted ? deletedStatus(resource, object) : object };
+      };
+    }
+    const object = checkObject(body, route);
+    if (method === 'POST') return () => ({ code: 201, answer: this.store.create(object, { resource, dryRun }) });
+    if (subresource === 'status')
+      return () => ({ code: 200, answer: this.store.updateStatus(object, { resource, dryRun }) });
+    return () => ({ code: 200, answer: this.store.update(object, { resource, dryRun }) });
   }
 
   #takeHold(method: WriteMethod, path: string): Hold | undefined {
@@ -465,6 +464,21 @@ export class FakeApiServer {
       return f.spec;
     }
     return undefined;
+  }
+}
+
+interface WriteOutcome {
+  readonly code: number;
+  readonly answer: unknown;
+}
+
+/** Runs a planned write; a refusal by the store becomes its Status answer. */
+function outcomeOf(apply: () => WriteOutcome): WriteOutcome {
+  try {
+    return apply();
+  } catch (error) {
+    if (error instanceof ApiError) return { code: error.code, answer: error.status };
+    throw error;
   }
 }
 
