@@ -1,8 +1,10 @@
 /**
- * The object store behind the fake kube-apiserver: objects by resource, one global
- * resourceVersion counter, an event history for watches (compactable to provoke 410 Gone),
- * and the metadata the real apiserver fills in (uid, resourceVersion, creationTimestamp, and
- * the kubernetes.io/metadata.name label on namespaces).
+ * The object store behind the fake kube-apiserver, and the apiserver's write semantics: objects
+ * by resource, one global resourceVersion counter, an event history for watches (compactable to
+ * provoke 410 Gone), the metadata the apiserver fills in (uid, resourceVersion,
+ * creationTimestamp, generation, names from generateName, the kubernetes.io/metadata.name label
+ * on namespaces), optimistic concurrency, the status subresource, finalizers and
+ * deletionTimestamp, and dry runs. Refusals are ApiErrors carrying the apiserver's Status.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
