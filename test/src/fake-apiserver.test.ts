@@ -576,6 +576,33 @@ describe('FakeApiServer delete (DELETE)', () => {
   });
 });
 
+describe('FakeApiServer watch of writes', () => {
+  it('streams concurrent writes in resourceVersion order, each event as its write answered', async () => {
+    const answers: Obj[] = [];
+    const events = await watchFull(
+      `${CONFIGMAPS}?watch=true&resourceVersion=${api.store.resourceVersion}`,
+      30,
+      async () => {
+        const creates = await Promise.all(
+          Array.from({ length: 20 }, () => send('POST', CONFIGMAPS, { metadata: { generateName: 'w-' } })),
+        );
+        answers.push(...creates.map((c) => c.body));
+        await Promise.all(
+          answers.slice(0, 10).map((a) => send('PUT', `${CONFIGMAPS}/${a.metadata.name}`, { ...a, data: { k: 'v' } })),
+        );
+      },
+    );
+    expect(events).toHaveLength(30);
+    const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
+    expect(rvs).toEqual([...rvs].sort((x, y) => x - y));
+    expect(new Set(rvs).size).toBe(30);
+    expect(events.filter((e) => e.type === 'ADDED').map((e) => e.object)).toEqual(
+      [...answers].sort((x, y) => Number(x.metadata.resourceVersion) - Number(y.metadata.resourceVersion)),
+    );
+    expect(events.slice(20).every((e) => e.type === 'MODIFIED')).toBe(true);
+  });
+});
+
 describe('FakeApiServer dryRun=All', () => {
   it('answers create, update and delete as if done, storing nothing (the resourceVersion stays)', async () => {
     const created = await send('POST', `${DEPLOYMENTS}?dryRun=All`, { metadata: { generateName: 'web-' } });
