@@ -1,9 +1,27 @@
 /**
- * A small fake kube-apiserver over real HTTP for tests: GET of objects and lists with a
- * resourceVersion, `?watch=true` streams of JSON-line events (ADDED, MODIFIED, DELETED, and an
- * ERROR 410 after compaction), NotFound Status answers, optional bearer-token auth, a request
- * log and failure injection. Paths follow the real API: /api/v1/... and /apis/<group>/<version>/...,
- * with /namespaces/<ns>/ for namespaced resources.
+ * A small fake kube-apiserver over real HTTP for tests, with the apiserver's semantics for what
+ * it serves. Paths follow the real API: /api/v1/... and /apis/<group>/<version>/..., with
+ * /namespaces/<ns>/ for namespaced resources; any resource registered with registerResource.
+ *
+ * - Reads: GET of objects and lists with a resourceVersion, label and field selectors,
+ *   `?watch=true` streams of JSON-line events in resourceVersion order (ADDED, MODIFIED,
+ *   DELETED, and an ERROR 410 after compaction), and metadata-only reads
+ *   (`Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`).
+ * - Writes (POST, PUT, PUT .../status, DELETE, each with `?dryRun=All`): server-assigned uid,
+ *   resourceVersion, creationTimestamp and generation, `generateName`, optimistic concurrency,
+ *   finalizers and deletionTimestamp; the semantics live in fake-apiserver-store.ts, and the same
+ *   writes are offered to tests directly (create, update, updateStatus, delete, finalize).
+ *   A DELETE that removes the object answers a Success Status (as built-in resources do), one
+ *   that leaves it for its finalizers answers the object.
+ * - Failures as Status bodies (NotFound, AlreadyExists, Conflict, Invalid, BadRequest,
+ *   NotAcceptable), optional bearer-token auth, a request log, failure injection (per path,
+ *   method, watch or not; 429 with Retry-After), and held writes: a write that lands only when
+ *   the test releases it, after the client got a 504 Timeout (holdNextWrite).
+ *
+ * Simplified: every resource gets generation (the apiserver gives it to most, not ConfigMaps).
+ * Not modelled: PATCH, server-side apply, list paging, bookmarks, admission (a namespace need
+ * not exist to create in it), graceful deletion periods, namespace termination (a namespace,
+ * whose finalizers are spec.finalizers, is removed at once).
  *
  *   const api = await FakeApiServer.start();
  *   api.addNamespace('team-a', { env: 'prod' });
@@ -16,10 +34,23 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ObjectStore, apiVersionOf, qualifiedResource } from './fake-apiserver-store.js';
-import type { KubeObject, ResourceInfo, StoreEvent } from './fake-apiserver-store.js';
+import { ApiError, notFound, statusBody } from './fake-apiserver-errors.js';
+import type { StatusDetails } from './fake-apiserver-errors.js';
+import { ObjectStore, apiVersionOf } from './fake-apiserver-store.js';
+import type { KubeObject, NewObject, ResourceInfo, StoreEvent } from './fake-apiserver-store.js';
+import {
+  checkObject,
+  negotiate,
+  parseBody,
+  parseDryRun,
+  parseSelectors,
+  partialMetadata,
+  readBody,
+} from './fake-apiserver-requests.js';
+import type { Route, Selector } from './fake-apiserver-requests.js';
 
-export type { KubeObject, ResourceInfo, WatchEventType } from './fake-apiserver-store.js';
+export { ApiError } from './fake-apiserver-errors.js';
+export type { KubeObject, NewObject, ResourceInfo, WatchEventType } from './fake-apiserver-store.js';
 
 export interface RequestRecord {
   readonly method: string;
@@ -30,21 +61,46 @@ export interface RequestRecord {
 export interface InjectedFailure {
   /** Matches the request path (without query). */
   readonly path: string | RegExp;
+  /** The HTTP status; 429, 500, 503 and 504 come with the apiserver's reason (TooManyRequests, ...). */
   readonly status: number;
+  /** Only requests of this method (GET, POST, PUT, DELETE); all by default. */
+  readonly method?: string;
+  /** For 429 and 503: the Retry-After header and details.retryAfterSeconds (1 by default for 429). */
+  readonly retryAfterSeconds?: number;
   /** Only watch requests (true), only non-watch (false), or both (undefined). */
   readonly watch?: boolean;
   /** How many requests fail; Infinity until clearFailures(). */
   readonly times?: number;
 }
 
-interface Route {
-  readonly resource: ResourceInfo;
-  readonly namespace?: string;
-  readonly name?: string;
-  readonly subresource?: string;
+export type WriteMethod = 'POST' | 'PUT' | 'DELETE';
+
+export interface HoldSpec {
+  readonly method?: WriteMethod;
+  /** Matches the request path (without query). */
+  readonly path?: string | RegExp;
+  /**
+   * 'timeout' (default): the client gets the apiserver's 504 Timeout at once and the write lands
+   * on release(), as a write can after the apiserver gave up waiting. 'release': the client waits
+   * for its answer until release().
+   */
+  readonly answer?: 'timeout' | 'release';
 }
 
-type Selector = (object: KubeObject) => boolean;
+export interface HeldWrite {
+  /** Resolves when a matching write arrived (and is being held). */
+  readonly arrived: Promise<void>;
+  /** Applies the held write; resolves with what it answered (the object, or a Status). */
+  release(): Promise<unknown>;
+}
+
+interface Hold {
+  readonly spec: HoldSpec;
+  taken: boolean;
+  arrive(): void;
+  readonly released: Promise<void>;
+  settle(answer: unknown): void;
+}
 
 export class FakeApiServer {
   readonly store = new ObjectStore();
@@ -55,6 +111,7 @@ export class FakeApiServer {
   readonly #watches = new Map<ServerResponse, () => void>();
   readonly #failures: { spec: InjectedFailure; left: number }[] = [];
   readonly #tempDirs: string[] = [];
+  readonly #holds: Hold[] = [];
 
   private constructor(server: Server, token: string | undefined) {
     this.#server = server;
@@ -93,20 +150,64 @@ export class FakeApiServer {
     return this.store.update({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
   }
 
+  /** Removes the namespace at once (namespace termination is not modelled). */
   deleteNamespace(name: string): KubeObject {
-    return this.store.delete(this.store.resourceForKind('v1', 'Namespace'), name);
+    return this.store.delete(this.store.resourceForKind('v1', 'Namespace'), name).object;
   }
 
-  create(object: KubeObject): KubeObject {
-    return this.store.create(object);
+  /** As a POST: `metadata.generateName` works; throws ApiError (AlreadyExists, Invalid). */
+  create(object: NewObject, options: { dryRun?: boolean; keepUid?: boolean } = {}): KubeObject {
+    return this.store.create(object, options);
   }
 
-  update(object: KubeObject): KubeObject {
-    return this.store.update(object);
+  /** As a PUT: a resourceVersion, when set, must be current (ApiError Conflict); status is kept. */
+  update(object: KubeObject, options: { dryRun?: boolean } = {}): KubeObject {
+    return this.store.update(object, options);
   }
 
-  delete(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject {
-    return this.store.delete(this.store.resourceForKind(apiVersion, kind), name, namespace);
+  /** As a PUT of the /status subresource: only status changes. */
+  updateStatus(object: KubeObject, options: { dryRun?: boolean } = {}): KubeObject {
+    return this.store.updateStatus(object, options);
+  }
+
+  /**
+   * As a DELETE: an object with finalizers gets deletionTimestamp and stays until finalize() or an
+   * update removes them; without, it is gone. Answers the object as it is (or was) afterwards.
+   */
+  delete(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+    options: { dryRun?: boolean; preconditions?: { uid?: string; resourceVersion?: string } } = {},
+  ): KubeObject {
+    return this.store.delete(this.store.resourceForKind(apiVersion, kind), name, namespace, options).object;
+  }
+
+  /** Removes every finalizer, as the controller owning them does; an object being deleted is then gone. */
+  finalize(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject {
+    const resource = this.store.resourceForKind(apiVersion, kind);
+    const object = this.store.get(resource, name, namespace);
+    if (object === undefined) throw notFound(resource, name);
+    return this.store.update({ ...object, metadata: { ...object.metadata, finalizers: [] } });
+  }
+
+  /** Holds the next write matching `spec` until the test releases it; see HoldSpec. */
+  holdNextWrite(spec: HoldSpec = {}): HeldWrite {
+    let arrive!: () => void;
+    let release!: () => void;
+    let settle!: (answer: unknown) => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const answered = new Promise<unknown>((resolve) => (settle = resolve));
+    this.#holds.push({ spec, taken: false, arrive, released, settle });
+    return {
+      arrived,
+      release: () => {
+        release();
+        return answered;
+      },
+    };
   }
 
   registerResource(info: ResourceInfo): void {
@@ -162,42 +263,145 @@ export class FakeApiServer {
     if (this.#token !== undefined && req.headers.authorization !== `Bearer ${this.#token}`) {
       return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
     }
-    const failure = this.#takeFailure(url.pathname, watch);
-    if (failure !== undefined) return sendStatus(res, failure, 'InternalError', `injected failure ${failure}`);
-    if (req.method !== 'GET')
-      return sendStatus(res, 405, 'MethodNotAllowed', `the fake apiserver serves GET only, not ${req.method}`);
+    const failure = this.#takeFailure(req.method ?? 'GET', url.pathname, watch);
+    if (failure !== undefined) return sendInjectedFailure(res, failure);
     const route = this.#route(url.pathname);
     if (route === undefined)
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
-    if (route.name !== undefined) return this.#get(res, { ...route, name: route.name });
+    const method = req.method ?? 'GET';
+    if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
+      void this.#write(req, res, method, route, url.pathname, query).catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendStatus(res, 500, 'InternalError', `fake apiserver: ${String(error)}`);
+      });
+      return;
+    }
+    if (method !== 'GET') return methodNotAllowed(res);
+    const isList = route.name === undefined && !watch;
+    const representation = negotiate(
+      req.headers.accept,
+      isList ? 'PartialObjectMetadataList' : 'PartialObjectMetadata',
+    );
+    if (representation === undefined)
+      return sendStatus(
+        res,
+        406,
+        'NotAcceptable',
+        'only the following media types are accepted: application/json, and metadata-only application/json;as=...;g=meta.k8s.io;v=v1',
+      );
+    const metadataOnly = representation === 'metadata';
+    const view = metadataOnly ? partialMetadata : (o: KubeObject) => o;
+    if (route.name !== undefined) return this.#get(res, { ...route, name: route.name }, view);
     const selector = parseSelectors(query.labelSelector, query.fieldSelector);
     if (selector === undefined) return sendStatus(res, 400, 'BadRequest', 'unsupported labelSelector or fieldSelector');
-    if (watch) return this.#watch(res, route, selector, query);
+    if (watch) return this.#watch(res, route, selector, query, view);
     const items = this.store.list(route.resource, route.namespace).filter(selector);
+    const listMeta = { resourceVersion: String(this.store.resourceVersion) };
+    if (metadataOnly)
+      return sendJson(res, 200, {
+        apiVersion: 'meta.k8s.io/v1',
+        kind: 'PartialObjectMetadataList',
+        metadata: listMeta,
+        items: items.map(partialMetadata),
+      });
     // Real list items carry no apiVersion/kind: the list does.
     const bare = items.map(({ apiVersion: _v, kind: _k, ...rest }) => rest);
     sendJson(res, 200, {
       apiVersion: apiVersionOf(route.resource),
       kind: `${route.resource.kind}List`,
-      metadata: { resourceVersion: String(this.store.resourceVersion) },
+      metadata: listMeta,
       items: bare,
     });
   }
 
-  #get(res: ServerResponse, route: Route & { name: string }): void {
+  #get(res: ServerResponse, route: Route & { name: string }, view: (o: KubeObject) => unknown): void {
     const object = this.store.get(route.resource, route.name, route.namespace);
-    if (object === undefined || (route.subresource !== undefined && route.subresource !== 'status')) {
-      const what = qualifiedResource(route.resource);
-      return sendStatus(res, 404, 'NotFound', `${what} "${route.name}" not found`, {
-        name: route.name,
-        group: route.resource.group || undefined,
-        kind: route.resource.resource,
-      });
-    }
-    sendJson(res, 200, object);
+    if (object === undefined || (route.subresource !== undefined && route.subresource !== 'status'))
+      return sendError(res, notFound(route.resource, route.name));
+    sendJson(res, 200, view(object));
   }
 
-  #watch(res: ServerResponse, route: Route, selector: Selector, query: Record<string, string>): void {
+  /** POST (create), PUT (update, or /status), DELETE; the store decides, this maps HTTP onto it. */
+  async #write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: WriteMethod,
+    route: Route,
+    path: string,
+    query: Record<string, string>,
+  ): Promise<void> {
+    const { resource, namespace, name, subresource } = route;
+    const shapeFits =
+      method === 'POST'
+        ? name === undefined && (namespace !== undefined || !resource.namespaced)
+        : name !== undefined && (subresource === undefined || (method === 'PUT' && subresource === 'status'));
+    if (!shapeFits) return methodNotAllowed(res);
+    const text = await readBody(req);
+    let apply: () => WriteOutcome;
+    try {
+      apply = this.#planWrite(method, route, parseBody(text, method === 'DELETE'), query);
+    } catch (error) {
+      if (error instanceof ApiError) return sendError(res, error);
+      throw error;
+    }
+    const hold = this.#takeHold(method, path);
+    if (hold === undefined) {
+      const { code, answer } = outcomeOf(apply);
+      return sendJson(res, code, answer);
+    }
+    hold.arrive();
+    if ((hold.spec.answer ?? 'timeout') === 'timeout') {
+      const message = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
+      sendStatus(res, 504, 'Timeout', message, { retryAfterSeconds: 0 });
+    }
+    await hold.released;
+    const { code, answer } = outcomeOf(apply);
+    hold.settle(answer);
+    if (!res.headersSent) sendJson(res, code, answer);
+  }
+
+  /** Checks the request (400 for a bad body or dryRun) and returns the store call that performs it. */
+  #planWrite(
+    method: WriteMethod,
+    route: Route,
+    body: Record<string, unknown> | undefined,
+    query: Record<string, string>,
+  ): () => WriteOutcome {
+    const { resource, namespace, name, subresource } = route;
+    const dryRun = parseDryRun(query.dryRun ?? (Array.isArray(body?.dryRun) ? body.dryRun.join(',') : undefined));
+    if (method === 'DELETE') {
+      const preconditions = body?.preconditions as { uid?: string; resourceVersion?: string } | undefined;
+      return () => {
+        const { object, deleted } = this.store.delete(resource, name!, namespace, { dryRun, preconditions });
+        return { code: 200, answer: deleted ? deletedStatus(resource, object) : object };
+      };
+    }
+    const object = checkObject(body, route);
+    if (method === 'POST') return () => ({ code: 201, answer: this.store.create(object, { resource, dryRun }) });
+    if (subresource === 'status')
+      return () => ({ code: 200, answer: this.store.updateStatus(object, { resource, dryRun }) });
+    return () => ({ code: 200, answer: this.store.update(object, { resource, dryRun }) });
+  }
+
+  #takeHold(method: WriteMethod, path: string): Hold | undefined {
+    const hold = this.#holds.find(
+      (h) =>
+        !h.taken &&
+        (h.spec.method === undefined || h.spec.method === method) &&
+        (h.spec.path === undefined ||
+          (typeof h.spec.path === 'string' ? h.spec.path === path : h.spec.path.test(path))),
+    );
+    if (hold) hold.taken = true;
+    return hold;
+  }
+
+  #watch(
+    res: ServerResponse,
+    route: Route,
+    selector: Selector,
+    query: Record<string, string>,
+    view: (o: KubeObject) => unknown,
+  ): void {
     const inScope = (e: StoreEvent) =>
       e.resource === route.resource &&
       (route.namespace === undefined || e.object.metadata.namespace === route.namespace) &&
@@ -205,14 +409,15 @@ export class FakeApiServer {
     res.writeHead(200, { 'content-type': 'application/json' });
     // Headers go out at once, as the real apiserver's do: clients wait for them before events.
     res.flushHeaders();
-    const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+    const send = (type: string, object: KubeObject) => res.write(`${JSON.stringify({ type, object: view(object) })}\n`);
     const rv = query.resourceVersion;
     if (rv === undefined || rv === '' || rv === '0') {
       for (const object of this.store.list(route.resource, route.namespace).filter(selector)) send('ADDED', object);
     } else {
       const backlog = this.store.eventsSince(route.resource, Number(rv));
       if (backlog === undefined) {
-        send('ERROR', statusBody(410, 'Expired', `too old resource version: ${rv} (${this.store.resourceVersion})`));
+        const expired = statusBody(410, 'Expired', `too old resource version: ${rv} (${this.store.resourceVersion})`);
+        res.write(`${JSON.stringify({ type: 'ERROR', object: expired })}\n`);
         res.end();
         return;
       }
@@ -251,91 +456,80 @@ export class FakeApiServer {
     return { resource, name: rest[1], subresource: rest[2] };
   }
 
-  #takeFailure(path: string, watch: boolean): number | undefined {
+  #takeFailure(method: string, path: string, watch: boolean): InjectedFailure | undefined {
     for (const f of this.#failures) {
       const pathMatches = typeof f.spec.path === 'string' ? f.spec.path === path : f.spec.path.test(path);
       if (!pathMatches || f.left <= 0 || (f.spec.watch !== undefined && f.spec.watch !== watch)) continue;
+      if (f.spec.method !== undefined && f.spec.method !== method) continue;
       f.left -= 1;
-      return f.spec.status;
+      return f.spec;
     }
     return undefined;
   }
 }
 
-function statusBody(code: number, reason: string, message: string, details?: Record<string, unknown>) {
+interface WriteOutcome {
+  readonly code: number;
+  readonly answer: unknown;
+}
+
+/** Runs a planned write; a refusal by the store becomes its Status answer. */
+function outcomeOf(apply: () => WriteOutcome): WriteOutcome {
+  try {
+    return apply();
+  } catch (error) {
+    if (error instanceof ApiError) return { code: error.code, answer: error.status };
+    throw error;
+  }
+}
+
+function sendStatus(res: ServerResponse, code: number, reason: string, message: string, details?: StatusDetails): void {
+  sendJson(res, code, statusBody(code, reason, message, details));
+}
+
+/** The apiserver's reasons for the statuses tests inject most (the message names the injection). */
+const INJECTED_REASONS: Record<number, string> = {
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+function sendInjectedFailure(res: ServerResponse, failure: InjectedFailure): void {
+  const code = failure.status;
+  const retryAfter = failure.retryAfterSeconds ?? (code === 429 ? 1 : undefined);
+  const details = retryAfter === undefined ? undefined : { retryAfterSeconds: retryAfter };
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
+  const reason = INJECTED_REASONS[code] ?? 'InternalError';
+  sendJson(res, code, statusBody(code, reason, `injected failure ${code}`, details), headers);
+}
+
+function sendError(res: ServerResponse, error: ApiError): void {
+  sendJson(res, error.code, error.status);
+}
+
+function methodNotAllowed(res: ServerResponse): void {
+  sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+}
+
+/** What the apiserver answers for an object deleted at once (built-in resources do not return the object). */
+function deletedStatus(resource: ResourceInfo, object: KubeObject) {
   return {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    ...(details ? { details } : {}),
-    code,
+    status: 'Success',
+    details: {
+      name: object.metadata.name,
+      ...(resource.group ? { group: resource.group } : {}),
+      kind: resource.resource,
+      uid: object.metadata.uid,
+    },
   };
 }
 
-function sendStatus(
-  res: ServerResponse,
-  code: number,
-  reason: string,
-  message: string,
-  details?: Record<string, unknown>,
-): void {
-  sendJson(res, code, statusBody(code, reason, message, details));
-}
-
-function sendJson(res: ServerResponse, code: number, body: unknown): void {
+function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
-}
-
-/** labelSelector (=, ==, !=, in, notin, exists, !exists) and fieldSelector (metadata.name/namespace) as one predicate. */
-function parseSelectors(labelSelector: string | undefined, fieldSelector: string | undefined): Selector | undefined {
-  const tests: Selector[] = [];
-  for (const term of splitTerms(labelSelector)) {
-    const set = /^([^\s!=]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(term);
-    const cmp = /^([^\s!=]+)\s*(==|=|!=)\s*(\S*)$/.exec(term);
-    const exists = /^(!?)([^\s!=(),]+)$/.exec(term);
-    if (set) {
-      const [, key, op, values] = set as unknown as [string, string, string, string];
-      const allowed = values.split(',').map((v) => v.trim());
-      tests.push(
-        (o) => (op === 'in') === (o.metadata.labels?.[key] !== undefined && allowed.includes(o.metadata.labels[key]!)),
-      );
-    } else if (cmp) {
-      const [, key, op, value] = cmp as unknown as [string, string, string, string];
-      tests.push((o) => (o.metadata.labels?.[key] === value) === (op !== '!='));
-    } else if (exists) {
-      const [, bang, key] = exists as unknown as [string, string, string];
-      tests.push((o) => (o.metadata.labels?.[key] !== undefined) === (bang === ''));
-    } else return undefined;
-  }
-  for (const term of splitTerms(fieldSelector)) {
-    const cmp = /^(metadata\.name|metadata\.namespace)\s*(==|=|!=)\s*(\S*)$/.exec(term);
-    if (!cmp) return undefined;
-    const [, field, op, value] = cmp as unknown as [string, string, string, string];
-    const read = (o: KubeObject) => (field === 'metadata.name' ? o.metadata.name : (o.metadata.namespace ?? ''));
-    tests.push((o) => (read(o) === value) === (op !== '!='));
-  }
-  return (o) => tests.every((t) => t(o));
-}
-
-/** Split on commas outside parentheses. */
-function splitTerms(selector: string | undefined): string[] {
-  if (!selector) return [];
-  const terms: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of selector) {
-    if (ch === '(') depth += 1;
-    if (ch === ')') depth -= 1;
-    if (ch === ',' && depth === 0) {
-      terms.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  terms.push(current.trim());
-  return terms.filter(Boolean);
 }
