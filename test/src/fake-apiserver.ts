@@ -56,6 +56,8 @@ export interface RequestRecord {
   readonly method: string;
   readonly path: string;
   readonly query: Readonly<Record<string, string>>;
+  /** The Accept header as sent (undefined when there was none): shows a metadata-only read. */
+  readonly accept: string | undefined;
 }
 
 export interface InjectedFailure {
@@ -259,7 +261,7 @@ export class FakeApiServer {
     const url = new URL(req.url ?? '/', 'http://fake');
     const query = Object.fromEntries(url.searchParams);
     const watch = query.watch === 'true' || query.watch === '1';
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query });
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, accept: req.headers.accept });
     if (this.#token !== undefined && req.headers.authorization !== `Bearer ${this.#token}`) {
       return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
     }

@@ -17,6 +17,7 @@ export {
   type ResourceClient,
   type GetOptions,
   type ListOptions,
+  type PartialObjectMetadata,
 } from './resource-client.js';
 export { startInformer, type InformerHandlers, type InformerOptions, type ResourceInformer } from './informer.js';
 export type { KubeConfig, KubernetesObject, KubernetesListObject } from '@kubernetes/client-node';

@@ -6,6 +6,15 @@
  *   const api = resourceClient(loadKubeConfig({ mode: 'inCluster' }));
  *   const deployment = await api.get({ group: 'apps', version: 'v1', resource: 'deployments' }, 'web', { namespace: 'shop' });
  *   const pods = await api.list({ group: '', version: 'v1', resource: 'pods' }, { namespace: 'shop', labelSelector: 'app=web' });
+ *   const { metadata } = await api.get(ref, 'web', { namespace: 'shop', metadataOnly: true });
+ *
+ * Reads are consistent: no resourceVersion parameter is sent, so the apiserver answers from etcd
+ * with a quorum read (never from its watch cache), and an object written before the read is seen.
+ *
+ * `metadataOnly: true` asks for the PartialObjectMetadata (or ...List) representation, as
+ * `kubectl get` does, with plain `application/json` as the fallback alternative in the same Accept
+ * header (an aggregated apiserver may not serve the metadata form); either way the answer is a
+ * PartialObjectMetadata (`metadata` only), so an object's spec and data never reach the caller.
  *
  * A non-2xx answer rejects with a KubernetesApiError (code HG_ERR_KUBERNETES_API): `status` is the
  * HTTP status, `body` the apiserver's Status (or its text), the message names the request and the
@@ -13,7 +22,7 @@
  * rejects with HG_ERR_KUBERNETES_UNEXPECTED_ANSWER.
  */
 import { HttpMethod, type ApiType, type Configuration, type KubeConfig } from '@kubernetes/client-node';
-import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesListObject, KubernetesObject, V1ObjectMeta } from '@kubernetes/client-node';
 import { HG_ERR_KUBERNETES_API, HG_ERR_KUBERNETES_UNEXPECTED_ANSWER, isHookgateError } from '@hookgate/errors';
 import { qualifiedResource, resourcePath, type ResourceRef } from './resource.js';
 
@@ -50,7 +59,16 @@ export function isKubernetesApiError(error: unknown): error is KubernetesApiErro
 
 export interface GetOptions {
   readonly namespace?: string;
+  /** Only the object's metadata (PartialObjectMetadata); see the module header. */
+  readonly metadataOnly?: boolean;
   readonly signal?: AbortSignal;
+}
+
+/** What a metadata-only read answers: the object's metadata, as plain JSON. */
+export interface PartialObjectMetadata extends KubernetesObject {
+  readonly apiVersion: 'meta.k8s.io/v1';
+  readonly kind: 'PartialObjectMetadata';
+  readonly metadata: V1ObjectMeta;
 }
 
 export interface ListOptions {
@@ -60,16 +78,31 @@ export interface ListOptions {
   /** Page size; follow `metadata.continue` with `continueToken`. */
   readonly limit?: number;
   readonly continueToken?: string;
+  /** Only the items' metadata (a PartialObjectMetadataList); see the module header. */
+  readonly metadataOnly?: boolean;
   readonly signal?: AbortSignal;
 }
 
 export interface ResourceClient {
+  get(
+    ref: ResourceRef,
+    name: string,
+    options: GetOptions & { readonly metadataOnly: true },
+  ): Promise<PartialObjectMetadata>;
   get<T extends KubernetesObject = KubernetesObject>(ref: ResourceRef, name: string, options?: GetOptions): Promise<T>;
+  list(
+    ref: ResourceRef,
+    options: ListOptions & { readonly metadataOnly: true },
+  ): Promise<KubernetesListObject<PartialObjectMetadata>>;
   list<T extends KubernetesObject = KubernetesObject>(
     ref: ResourceRef,
     options?: ListOptions,
   ): Promise<KubernetesListObject<T>>;
 }
+
+const JSON_ONLY = 'application/json';
+const METADATA_OR_JSON = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const METADATA_LIST_OR_JSON = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 /** The request machinery makeApiClient hands to an API class: base URL, auth (TLS, token), fetch. */
 class RawApi implements ApiType {
@@ -79,9 +112,14 @@ class RawApi implements ApiType {
 export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
   const { configuration } = kubeConfig.makeApiClient(RawApi);
 
-  async function getJson(path: string, query: Record<string, string | undefined>, signal?: AbortSignal) {
+  async function getJson(
+    path: string,
+    accept: string,
+    query: Record<string, string | undefined>,
+    signal?: AbortSignal,
+  ): Promise<object> {
     const context = configuration.baseServer.makeRequestContext(path, HttpMethod.GET);
-    context.setHeaderParam('Accept', 'application/json');
+    context.setHeaderParam('Accept', accept);
     for (const [key, value] of Object.entries(query)) if (value !== undefined) context.setQueryParam(key, value);
     if (signal !== undefined) context.setSignal(signal);
     await configuration.authMethods.default?.applySecurityAuthentication(context);
@@ -99,12 +137,16 @@ export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
   return {
     async get<T extends KubernetesObject>(ref: ResourceRef, name: string, options: GetOptions = {}): Promise<T> {
       const path = resourcePath(ref, { namespace: options.namespace, name });
-      return (await getJson(path, {}, options.signal)) as T;
+      if (options.metadataOnly !== true) return (await getJson(path, JSON_ONLY, {}, options.signal)) as T;
+      const answer = (await getJson(path, METADATA_OR_JSON, {}, options.signal)) as KubernetesObject;
+      return partialObjectMetadata(answer, `GET ${path}`) as unknown as T;
     },
     async list<T extends KubernetesObject>(ref: ResourceRef, options: ListOptions = {}) {
       const path = resourcePath(ref, { namespace: options.namespace });
+      const metadataOnly = options.metadataOnly === true;
       const list = (await getJson(
         path,
+        metadataOnly ? METADATA_LIST_OR_JSON : JSON_ONLY,
         {
           labelSelector: options.labelSelector,
           fieldSelector: options.fieldSelector,
@@ -118,9 +160,27 @@ export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
           `GET ${path}`,
           `the apiserver answered no items list for ${qualifiedResource(ref)}`,
         );
-      return list;
+      if (!metadataOnly) return list;
+      const items = list.items.map((item) => partialObjectMetadata(item, `GET ${path}`));
+      return {
+        ...list,
+        apiVersion: 'meta.k8s.io/v1',
+        kind: 'PartialObjectMetadataList',
+        items,
+      } as unknown as KubernetesListObject<T>;
     },
   };
+}
+
+/**
+ * The metadata of an answer, in the PartialObjectMetadata shape whether the apiserver served that
+ * representation or fell back to the whole object (whose other fields are dropped here).
+ */
+function partialObjectMetadata(answer: KubernetesObject, request: string): PartialObjectMetadata {
+  const { metadata } = answer;
+  if (typeof metadata !== 'object' || metadata === null)
+    throw new HG_ERR_KUBERNETES_UNEXPECTED_ANSWER(request, 'the apiserver answered an object without metadata');
+  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata };
 }
 
 /** A 404 from the apiserver: the object (or the resource) does not exist. */

@@ -1,7 +1,9 @@
 /**
- * The real ReadObject: a consistent GET (no resourceVersion, so a quorum read) through
- * @hookgate/kubernetes. Its own entry point (`@hookgate/queue/kubernetes`) because client-node
- * takes about a second to load, which the gateway must not pay for the job schema.
+ * The real ReadObject: a consistent, metadata-only GET (no resourceVersion, so a quorum read;
+ * `Accept: ...;as=PartialObjectMetadata`, so the object's spec and data are never fetched)
+ * through @hookgate/kubernetes. For a subresource job it reads the parent object (objectRefOf).
+ * Its own entry point (`@hookgate/queue/kubernetes`) because client-node takes about a second to
+ * load, which the gateway must not pay for the job schema.
  *
  *   const readObject = kubernetesObjectReader(loadKubeConfig({ mode: 'inCluster' }));
  *
@@ -35,7 +37,9 @@ export function kubernetesObjectReader(kubeConfig: KubeConfig, options: ObjectRe
       const object = await api.get(
         ref,
         ref.name,
-        ref.namespace === '' ? { signal } : { namespace: ref.namespace, signal },
+        ref.namespace === ''
+          ? { metadataOnly: true, signal }
+          : { namespace: ref.namespace, metadataOnly: true, signal },
       );
       return observedFromObject(object, ref);
     } catch (error) {
