@@ -1,8 +1,11 @@
 /**
  * @hookgate/kubernetes against the real-HTTP fake apiserver: get and list of any resource by
  * group/version/resource (core, named groups, custom resources), selectors, NotFound and other
- * errors, bearer-token auth from the kubeconfig, and the generic informer following changes.
+ * errors, bearer-token auth from the kubeconfig, metadata-only reads (and their fallback to a
+ * whole object from a server that only speaks application/json), and the generic informer
+ * following changes.
  */
+import { createServer } from 'node:http';
 import {
   isKubernetesApiError,
   isNotFound,
@@ -12,6 +15,7 @@ import {
   type KubernetesObject,
   type ResourceClient,
 } from '@hookgate/kubernetes';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeApiServer } from './fake-apiserver.js';
 
@@ -145,6 +149,89 @@ describe('resourceClient', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(client.get(NAMESPACES, 'shop', { signal: controller.signal })).rejects.toThrow();
+  });
+});
+
+describe('resourceClient, metadata only', () => {
+  const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+  const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+  it('gets a PartialObjectMetadata with a consistent read (no resourceVersion) and the fallback in Accept', async () => {
+    const { api, client } = await setup();
+    const stored = api.store.get(api.store.resourceForKind('apps/v1', 'Deployment'), 'web', 'shop');
+    const answer = await client.get(DEPLOYMENTS, 'web', { namespace: 'shop', metadataOnly: true });
+    expect(answer).toEqual({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: stored?.metadata });
+    expect(answer).not.toHaveProperty('spec');
+    expect(api.requests.at(-1)).toEqual({
+      method: 'GET',
+      path: '/apis/apps/v1/namespaces/shop/deployments/web',
+      query: {},
+      accept: METADATA,
+    });
+  });
+
+  it('gets a cluster-scoped custom resource, and keeps plain application/json without the option', async () => {
+    const { api, client } = await setup();
+    expect(await client.get(WIDGETS, 'gear', { metadataOnly: true })).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      metadata: { name: 'gear' },
+    });
+    expect(await client.get(WIDGETS, 'gear')).toMatchObject({ kind: 'Widget', spec: { teeth: 12 } });
+    expect(api.requests.slice(-2).map((r) => r.accept)).toEqual([METADATA, 'application/json']);
+  });
+
+  it('lists PartialObjectMetadata items with selectors', async () => {
+    const { api, client } = await setup();
+    const list = await client.list(PODS, { labelSelector: 'app=web', metadataOnly: true });
+    expect(list.kind).toBe('PartialObjectMetadataList');
+    expect(names(list)).toEqual(['lab/web-0', 'shop/web-0']);
+    for (const item of list.items) {
+      expect(Object.keys(item).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+      expect(item.kind).toBe('PartialObjectMetadata');
+    }
+    expect(api.requests.at(-1)).toMatchObject({ query: { labelSelector: 'app=web' }, accept: METADATA_LIST });
+  });
+
+  it('rejects a missing object with the same 404', async () => {
+    const { client } = await setup();
+    const error = await client.get(PODS, 'nope', { namespace: 'shop', metadataOnly: true }).catch((e: unknown) => e);
+    expect(isNotFound(error)).toBe(true);
+  });
+
+  it('keeps only the metadata when a server answers the whole object (the application/json fallback)', async () => {
+    const accepts: (string | undefined)[] = [];
+    const plainJsonServer = createServer((req, res) => {
+      accepts.push(req.headers.accept);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name: 'gear', uid: 'u-1', resourceVersion: '5' },
+          spec: { secret: 'not for the caller' },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => plainJsonServer.listen(0, '127.0.0.1', resolve));
+    closers.push(() => {
+      plainJsonServer.closeAllConnections();
+      return new Promise<void>((resolve) => plainJsonServer.close(() => resolve()));
+    });
+    const address = plainJsonServer.address();
+    if (address === null || typeof address === 'string') throw new Error('the server has no TCP address');
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'plain', server: `http://127.0.0.1:${address.port}`, skipTLSVerify: true }],
+      users: [{ name: 'plain' }],
+      contexts: [{ name: 'plain', cluster: 'plain', user: 'plain' }],
+      currentContext: 'plain',
+    });
+    expect(await resourceClient(kubeConfig).get(WIDGETS, 'gear', { metadataOnly: true })).toEqual({
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: { name: 'gear', uid: 'u-1', resourceVersion: '5' },
+    });
+    expect(accepts).toEqual([METADATA]);
   });
 });
 
