@@ -24,6 +24,7 @@ const HOOK = 'claims.ledger.example.com';
 const PAYLOAD_SECRET = 'payload-must-not-be-logged';
 
 const calls: ReconcileRequest[] = [];
+const callTimes: number[] = [];
 let releaseHang: () => void = () => {};
 let hang = new Promise<void>((resolve) => (releaseHang = resolve));
 let hangAnswersDone = false;
@@ -34,7 +35,10 @@ const ledger = definePlugin({
   hooks: { [HOOK]: { phase: 'validating', validate: () => ({ allowed: true }) } },
   async reconcile(request) {
     calls.push(request);
+    callTimes.push(Date.now());
     switch (request.sideEffect.kind) {
+      case 'busy':
+        return { done: false, message: 'ledger busy', retryAfterMs: 400 };
       case 'later':
         return { done: false, message: 'claim still settling' };
       case 'hang':
@@ -74,6 +78,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   calls.length = 0;
+  callTimes.length = 0;
 });
 
 afterAll(async () => {
@@ -285,6 +290,17 @@ describe('controller workers', () => {
     const job = await jobIn(queue, jobId, 'failed');
     expect(calls).toHaveLength(2);
     expect(job.failedReason).toContain("the controller's limit");
+  });
+
+  it('a plugin answering not done with retry_after_ms: an attempt used, the next run after that delay', async () => {
+    const { queue, producer } = await start({}, { attempts: 2 });
+    const { jobId } = await producer.add(sideEffectJob('busy', {}, true));
+    const job = await jobIn(queue, jobId, 'failed');
+    expect(job.attemptsMade).toBe(2);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 2]);
+    // The capped backoff alone would wait 10 to 20 ms (baseMs 20); the plugin asked for 400.
+    expect(callTimes[1]! - callTimes[0]!).toBeGreaterThanOrEqual(380);
+    expect(job.failedReason).toContain('retry after 400 ms');
   });
 
   it('a plugin that is down: the job is delayed again and again without using attempts', async () => {
