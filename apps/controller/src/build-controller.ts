@@ -53,12 +53,14 @@ export interface Controller {
   readonly registry: Registry;
   /** Undefined when every Redis connection is ready. */
   notReadyReason(): string | undefined;
-  /** Resolves once stopped; `forced` when running jobs were abandoned at shutdownTimeoutMs. */
+  /** Resolves once stopped; `forced` when running jobs were still running near shutdownTimeoutMs (cancelled). */
   close(): Promise<{ readonly forced: boolean }>;
 }
 
 /** Bounds one queue-gauge read at scrape time: a Redis that does not answer must not hang /metrics. */
 const PROBE_TIMEOUT_MS = 1_000;
+/** At most this much of shutdownTimeoutMs goes to handing cancelled jobs back. */
+const HAND_BACK_MAX_MS = 1_000;
 
 export async function buildController(config: ControllerConfig, options: ControllerOptions = {}): Promise<Controller> {
   const logger = options.logger ?? createLogger({ component: 'controller', level: config.logLevel });
@@ -131,6 +133,15 @@ export async function buildController(config: ControllerConfig, options: Control
         settings: { backoffStrategy },
       },
     );
+    // A job whose lock lapsed (its controller died or was stopped mid-job) is run again; past
+    // maxStalledCount BullMQ fails it in Redis without an event here (the failed-set gauge shows it).
+    worker.on('stalled', (jobId: string) => {
+      metrics.stalled.inc({ plugin: plugin.name });
+      logger.warn(
+        { plugin: plugin.name, jobId },
+        `reconcile job stalled (its lock lapsed): it runs again, or fails after ${config.maxStalledCount} stall(s)`,
+      );
+    });
     worker.on('error', (error: Error) =>
       logger.error({ plugin: plugin.name, err: error.message }, 'reconcile worker error'),
     );
@@ -166,20 +177,30 @@ export async function buildController(config: ControllerConfig, options: Control
     (closing ??= (async () => {
       stopRequested = true;
       const workersClosed = Promise.all(workers.map((w) => w.close())).then(() => true);
-      const inTime = await Promise.race([workersClosed, sleep(config.shutdownTimeoutMs).then(() => false)]);
+      const within = (ms: number) => Promise.race([workersClosed, sleep(ms).then(() => false)]);
+      // The last part of the budget is for handing jobs back: cancelled Reconcile calls come back
+      // as 'canceled', which delays the job without using an attempt (no lock to wait out).
+      const handBackMs = Math.min(HAND_BACK_MAX_MS, Math.floor(config.shutdownTimeoutMs / 4));
+      let inTime = await within(config.shutdownTimeoutMs - handBackMs);
       if (!inTime) {
-        logger.warn(
-          { shutdownTimeoutMs: config.shutdownTimeoutMs },
-          'jobs still running at the shutdown timeout: abandoning them (they stall and run again elsewhere)',
-        );
+        stopping.abort();
+        inTime = await within(handBackMs);
+        if (!inTime) {
+          logger.warn(
+            { shutdownTimeoutMs: config.shutdownTimeoutMs },
+            'jobs still running at the shutdown timeout: abandoning them (their lock lapses, then they run again)',
+          );
+        }
       }
+      const forced = stopping.signal.aborted;
       stopping.abort();
-      for (const connection of connections) connection.disconnect();
       await Promise.race([Promise.all(queues.map((q) => q.close())), sleep(PROBE_TIMEOUT_MS)]);
+      // Dropping the connections also ends abandoned jobs' lock renewal: they stall and run again.
+      for (const connection of connections) connection.disconnect();
       for (const client of clients.values()) client.close();
       await health.close();
-      logger.info({ forced: !inTime }, 'controller stopped');
-      return { forced: !inTime };
+      logger.info({ forced }, 'controller stopped');
+      return { forced };
     })());
 
   return { health, registry, notReadyReason, close };

@@ -37,6 +37,12 @@ export function createControllerMetrics(registry: Registry, probes: () => readon
     buckets: [1, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600, 21600, 86400],
     registers: [registry],
   });
+  const stalled = new Counter({
+    name: 'hookgate_reconcile_stalled_total',
+    help: 'Jobs whose lock lapsed (their controller died or stopped mid-job) and that were handed back to run again.',
+    labelNames: ['plugin'] as const,
+    registers: [registry],
+  });
   const failedJobs = new Gauge({
     name: 'hookgate_reconcile_failed_jobs',
     help: "Jobs in a plugin queue's failed set (the dead-letter set): they need an operator.",
@@ -58,7 +64,7 @@ export function createControllerMetrics(registry: Registry, probes: () => readon
       });
     },
   });
-  return { reconciles, attempts, latency, failedJobs, oldestWaiting };
+  return { reconciles, attempts, latency, stalled, failedJobs, oldestWaiting };
 }
 
 export type ControllerMetrics = ReturnType<typeof createControllerMetrics>;
