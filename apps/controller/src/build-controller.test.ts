@@ -6,6 +6,7 @@
  * prefix and obliterates its queue afterwards.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -67,7 +68,7 @@ beforeAll(async () => {
     [
       'apiVersion: v1',
       'kind: Config',
-      'clusters: [{ name: none, cluster: { server: "http://127.0.0.1:9" } }]',
+      'clusters: [{ name: none, cluster: { server: "http://127.0.0.1:9", insecure-skip-tls-verify: true } }]',
       'users: [{ name: none, user: {} }]',
       'contexts: [{ name: none, context: { cluster: none, user: none } }]',
       'current-context: none',
@@ -380,6 +381,51 @@ describe('controller workers', () => {
     expect([handedBack ?? 0, stalled ?? 0]).toContainEqual(1);
     expect((handedBack ?? 0) + (stalled ?? 0)).toBe(1);
     if (handedBack === 1) expect(job.attemptsMade).toBe(1);
+  }, 20_000);
+
+  it('a stop with a job stuck in its read abandons it at shutdownTimeoutMs; the lock lapses and it runs again', async () => {
+    // An apiserver that accepts connections and never answers: the read hangs until readTimeoutMs.
+    const sockets = new Set<Socket>();
+    const silent: Server = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    });
+    const port = (silent.address() as { port: number }).port;
+    const silentKubeconfig = path.join(tmp.dir, 'silent-kubeconfig');
+    await writeFile(
+      silentKubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true } }]\n` +
+        'users: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n',
+    );
+    const shutdownTimeoutMs = 300;
+    const settings = {
+      kubernetes: { mode: 'kubeconfig', kubeconfig: silentKubeconfig },
+      shutdownTimeoutMs,
+      readTimeoutMs: 1_500,
+      reconcileTimeoutMs: 200,
+      lockDurationMs: 2_000,
+      stalledIntervalMs: 200,
+    };
+    const first = await start(settings);
+    const { jobId } = await first.producer.add(sideEffectJob('claim'));
+    await waitFor('the read to start', async () => (sockets.size > 0 ? true : undefined));
+
+    const began = Date.now();
+    expect(await first.controller.close()).toEqual({ forced: true });
+    expect(Date.now() - began).toBeLessThan(shutdownTimeoutMs + 500);
+    expect(first.logs.some((l) => l['level'] === 'warn' && String(l['msg']).includes('abandoning'))).toBe(true);
+
+    // The next controller finds it once the first one's lock lapses (2 s).
+    const second = await start(settings, { prefix: first.prefix });
+    await waitFor(
+      'the abandoned job to stall',
+      () => metricValue(second.controller, 'hookgate_reconcile_stalled_total', 'plugin="ledger"'),
+      8_000,
+    );
+    expect(second.logs.some((l) => l['level'] === 'warn' && l['jobId'] === jobId)).toBe(true);
+    expect(calls).toHaveLength(0);
   }, 20_000);
 
   it('a stop with nothing running is clean and quick; /readyz answers while running', async () => {
