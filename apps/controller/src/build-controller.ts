@@ -93,9 +93,22 @@ export async function buildController(config: ControllerConfig, options: Control
   const connect = (role: string): Redis => {
     // Workers need maxRetriesPerRequest null: their blocking commands must wait out a Redis outage.
     const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
-    connection.on('error', (error: Error) =>
-      logger.warn({ redis: redactRedisUrl(config.redis.url), role, err: error.message }, 'Redis connection error'),
-    );
+    // Once per outage, not once per reconnect attempt; /readyz says not ready meanwhile.
+    let down = false;
+    const redis = redactRedisUrl(config.redis.url);
+    connection.on('error', (error: Error) => {
+      if (down) return;
+      down = true;
+      logger.warn(
+        { redis, role, err: error.message },
+        'Redis connection lost: jobs wait until it is back (reconnecting)',
+      );
+    });
+    connection.on('ready', () => {
+      if (!down) return;
+      down = false;
+      logger.info({ redis, role }, 'Redis connection ready again');
+    });
     connections.push(connection);
     return connection;
   };
