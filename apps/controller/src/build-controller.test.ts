@@ -428,6 +428,25 @@ describe('controller workers', () => {
     expect(calls).toHaveLength(0);
   }, 20_000);
 
+  it("reports the oldest waiting job's age at scrape time", async () => {
+    hang = new Promise<void>((resolve) => (releaseHang = resolve));
+    hangAnswersDone = false;
+    const { controller, queue, producer } = await start({ concurrency: 1 });
+    await producer.add(sideEffectJob('hang', { dryRun: true }));
+    await waitFor('the plugin to be called', async () => (calls.length > 0 ? true : undefined));
+    // The one slot is busy: this job waits.
+    const { jobId } = await producer.add(sideEffectJob('claim', { dryRun: true }));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const scraped = await (await fetch(`${controller.health.url}/metrics`)).text();
+    const age = Number(/hookgate_reconcile_oldest_waiting_seconds\{plugin="ledger"\} (\S+)/.exec(scraped)?.[1]);
+    expect(age).toBeGreaterThanOrEqual(1);
+    expect(age).toBeLessThan(10);
+    releaseHang();
+    await jobIn(queue, jobId, 'completed');
+    const after = await (await fetch(`${controller.health.url}/metrics`)).text();
+    expect(after).toContain('hookgate_reconcile_oldest_waiting_seconds{plugin="ledger"} 0');
+  });
+
   it('a stop with nothing running is clean and quick; /readyz answers while running', async () => {
     const { controller } = await start();
     await waitFor('ready', async () => (controller.notReadyReason() === undefined ? true : undefined));
