@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createLogger } from '@hookgate/observability';
-import { buildController } from './build-controller.js';
+import { buildController, type Controller } from './build-controller.js';
 import { loadControllerConfig } from './config.js';
 
 const USAGE = 'usage: controller --config <controller.yaml>';
@@ -23,8 +23,14 @@ async function main(): Promise<number | undefined> {
     return 1;
   }
   const logger = createLogger({ component: 'controller', level: loaded.config.logLevel });
-  const controller = await buildController(loaded.config, { logger });
+  // Signals are handled from the start: one arriving while the workers start stops them once started.
+  let controller: Controller | undefined;
+  let requested: string | undefined;
   const stop = (signal: string): void => {
+    if (controller === undefined) {
+      requested = signal;
+      return;
+    }
     logger.info({ signal }, 'stopping');
     controller.close().then(
       () => process.exit(0),
@@ -36,6 +42,8 @@ async function main(): Promise<number | undefined> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  controller = await buildController(loaded.config, { logger });
+  if (requested !== undefined) stop(requested);
   return undefined;
 }
 
