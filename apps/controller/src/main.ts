@@ -24,9 +24,10 @@ async function main(): Promise<number | undefined> {
   }
   const logger = createLogger({ component: 'controller', level: loaded.config.logLevel });
   // Signals are handled from the start: one arriving while the workers start stops them once started.
-  let controller: Controller | undefined;
+  const started: { controller?: Controller } = {};
   let requested: string | undefined;
   const stop = (signal: string): void => {
+    const { controller } = started;
     if (controller === undefined) {
       requested = signal;
       return;
@@ -42,7 +43,7 @@ async function main(): Promise<number | undefined> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-  controller = await buildController(loaded.config, { logger });
+  started.controller = await buildController(loaded.config, { logger });
   if (requested !== undefined) stop(requested);
   return undefined;
 }
