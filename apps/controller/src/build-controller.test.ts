@@ -1,0 +1,458 @@
+/**
+ * The controller's workers against a real Redis (ensureRedis) and a real SDK plugin on a unix
+ * socket, through the real PluginClient. Jobs are added by the gateway's SideEffectProducer. The
+ * jobs here need no apiserver read (dryRun, denied by the gateway), so the kubeconfig points at a
+ * port nobody listens on: a read would only ever be 'unavailable'. Each test has its own queue
+ * prefix and obliterates its queue afterwards.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { Queue, type Job } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
+import { createLogger, createMetricsRegistry } from '@hookgate/observability';
+import { definePlugin, servePlugin, type PluginServer, type ReconcileRequest } from '@hookgate/plugin-sdk';
+import { tempDir, type TempDir } from '@hookgate/plugin-sdk/testing';
+import { SideEffectProducer, reconcileQueueName, type SideEffectJob } from '@hookgate/queue';
+import { buildController, type Controller } from './build-controller.js';
+import { readControllerConfig, type ControllerConfig } from './config.js';
+
+const PLUGIN = 'ledger';
+const HOOK = 'claims.ledger.example.com';
+const PAYLOAD_SECRET = 'payload-must-not-be-logged';
+
+const calls: ReconcileRequest[] = [];
+const callTimes: number[] = [];
+let releaseHang: () => void = () => {};
+let hang = new Promise<void>((resolve) => (releaseHang = resolve));
+let hangAnswersDone = false;
+
+/** What the plugin answers depends on the effect's kind. */
+const ledger = definePlugin({
+  name: PLUGIN,
+  hooks: { [HOOK]: { phase: 'validating', validate: () => ({ allowed: true }) } },
+  async reconcile(request) {
+    calls.push(request);
+    callTimes.push(Date.now());
+    switch (request.sideEffect.kind) {
+      case 'busy':
+        return { done: false, message: 'ledger busy', retryAfterMs: 400 };
+      case 'later':
+        return { done: false, message: 'claim still settling' };
+      case 'hang':
+        if (!hangAnswersDone) await hang;
+        return { done: true, message: 'released after the hang' };
+      default:
+        return { done: true, message: `claim ${request.sideEffect.key} ${request.outcome}` };
+    }
+  },
+});
+
+let redis: RedisHandle;
+let tmp: TempDir;
+let server: PluginServer;
+let kubeconfig: string;
+const cleanups: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  redis = await ensureRedis();
+  tmp = await tempDir('hookgate-controller-');
+  server = await servePlugin(ledger, { listen: `unix://${path.join(tmp.dir, 'ledger.sock')}`, logger: false });
+  kubeconfig = path.join(tmp.dir, 'kubeconfig');
+  // Port 9 (discard) on loopback: nothing listens, so any read is 'unavailable'.
+  await writeFile(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{ name: none, cluster: { server: "http://127.0.0.1:9", insecure-skip-tls-verify: true } }]',
+      'users: [{ name: none, user: {} }]',
+      'contexts: [{ name: none, context: { cluster: none, user: none } }]',
+      'current-context: none',
+    ].join('\n'),
+  );
+}, 30_000);
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  calls.length = 0;
+  callTimes.length = 0;
+});
+
+afterAll(async () => {
+  releaseHang();
+  await server?.shutdown(200);
+  await tmp?.cleanup();
+  await redis?.stop();
+});
+
+interface Harness {
+  readonly controller: Controller;
+  readonly queue: Queue;
+  readonly producer: SideEffectProducer;
+  readonly logs: Record<string, unknown>[];
+  readonly prefix: string;
+}
+
+/** A controller, a producer and an inspecting Queue on a prefix of their own, cleaned up after the test. */
+async function start(
+  overrides: Record<string, unknown> = {},
+  options: { prefix?: string; target?: string; attempts?: number } = {},
+): Promise<Harness> {
+  const prefix = options.prefix ?? `{hgtest-${randomUUID().slice(0, 8)}}`;
+  const config = controllerConfig(prefix, options.target ?? server.target, overrides);
+  const logs: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = createLogger({ component: 'controller', level: 'debug', destination });
+  const controller = await buildController(config, { logger, registry: createMetricsRegistry() });
+  const producer = new SideEffectProducer({ redisUrl: redis.url, prefix, attempts: options.attempts ?? 3 });
+  const queue = new Queue(reconcileQueueName(PLUGIN), { connection: { url: redis.url }, prefix });
+  await waitFor('the producer to connect', async () => (producer.connectionStatus === 'ready' ? true : undefined));
+  if (options.prefix === undefined) {
+    cleanups.push(async () => {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    });
+  } else {
+    cleanups.push(() => queue.close());
+  }
+  cleanups.push(() => producer.close());
+  cleanups.push(() => controller.close());
+  return { controller, queue, producer, logs, prefix };
+}
+
+function controllerConfig(prefix: string, target: string, overrides: Record<string, unknown>): ControllerConfig {
+  const result = readControllerConfig(
+    {
+      redis: { url: redis.url, prefix },
+      plugins: [{ name: PLUGIN, target }],
+      kubernetes: { mode: 'kubeconfig', kubeconfig },
+      concurrency: 2,
+      graceMs: 0,
+      confirmDelayMs: 100,
+      unavailableDelayMs: 100,
+      readTimeoutMs: 500,
+      reconcileTimeoutMs: 2_000,
+      lockDurationMs: 5_000,
+      stalledIntervalMs: 1_000,
+      backoff: { baseMs: 20, capMs: 50 },
+      shutdownTimeoutMs: 2_000,
+      health: { host: '127.0.0.1', port: 0 },
+      ...overrides,
+    },
+    { configDir: tmp.dir, env: {} },
+  );
+  if (!result.ok) throw new Error(result.errors.join('\n'));
+  return result.config;
+}
+
+/** A job whose persistence needs no read: a dryRun request, or one the gateway denied. */
+function sideEffectJob(
+  kind: string,
+  admission: Partial<SideEffectJob['admission']> = {},
+  denied = false,
+): SideEffectJob {
+  return {
+    schema: 1,
+    plugin: PLUGIN,
+    hook: HOOK,
+    effect: { kind, key: `shop/${kind}`, payload: Buffer.from(PAYLOAD_SECRET).toString('base64') },
+    admission: {
+      uid: randomUUID(),
+      operation: 'CREATE',
+      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      subResource: '',
+      namespace: 'shop',
+      name: 'web',
+      generateName: '',
+      objectUid: 'u-1',
+      dryRun: false,
+      phase: 'validating',
+      ...admission,
+    },
+    decision: denied ? { allowed: false, by: 'hook', hook: 'later.example.com', code: 403 } : { allowed: true },
+    gateway: 'gw-test',
+    time: Date.now(),
+  } as SideEffectJob;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function jobIn(queue: Queue, id: string, state: string): Promise<Job> {
+  // The state first, then the job: a job read before its last run would be stale.
+  return waitFor(`job ${id} to be ${state}`, async () =>
+    (await queue.getJobState(id)) === state ? queue.getJob(id) : undefined,
+  );
+}
+
+async function metricValue(controller: Controller, name: string, labels: string): Promise<number | undefined> {
+  const text = await controller.registry.metrics();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
+  return line === undefined ? undefined : Number(line.split(' ').at(-1));
+}
+
+describe('controller workers', () => {
+  it('a dryRun request: the plugin is told NOT_PERSISTED at once (no read) and the job completes', async () => {
+    const { controller, queue, producer } = await start();
+    const { jobId } = await producer.add(sideEffectJob('claim', { dryRun: true }));
+    const job = await jobIn(queue, jobId, 'completed');
+    expect(job.returnvalue).toEqual({
+      outcome: 'NOT_PERSISTED',
+      rule: 'dry-run',
+      message: 'claim shop/claim NOT_PERSISTED',
+    });
+    expect(calls.map((c) => [c.outcome, c.attempt, c.admission?.dryRun])).toEqual([['NOT_PERSISTED', 1, true]]);
+    expect(
+      await metricValue(
+        controller,
+        'hookgate_reconcile_total',
+        'plugin="ledger",outcome="NOT_PERSISTED",result="done"',
+      ),
+    ).toBe(1);
+  });
+
+  it('a request the gateway denied: the plugin answers done, the job completes after one attempt', async () => {
+    const { controller, queue, producer } = await start();
+    const { jobId } = await producer.add(sideEffectJob('claim', {}, true));
+    const job = await jobIn(queue, jobId, 'completed');
+    expect(job.returnvalue).toMatchObject({ outcome: 'NOT_PERSISTED', rule: 'denied-by-gateway' });
+    // BullMQ 6 counts the completing run as an attempt made.
+    expect(job.attemptsMade).toBe(1);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.admission?.allowed).toBe(false);
+    const text = await controller.registry.metrics();
+    expect(text).toMatch(/hookgate_reconcile_attempts_count\{plugin="ledger",result="done"\} 1/);
+    expect(text).toMatch(/hookgate_reconcile_latency_seconds_count\{plugin="ledger",result="done"\} 1/);
+  });
+
+  it('a plugin answering not done: retried with backoff, then left in the failed set, logged and counted', async () => {
+    const { controller, queue, producer, logs } = await start({}, { attempts: 3 });
+    const { jobId } = await producer.add(sideEffectJob('later', {}, true));
+    const job = await jobIn(queue, jobId, 'failed');
+    expect(job.attemptsMade).toBe(3);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 2, 3]);
+    expect(job.failedReason).toContain('said not done: claim still settling');
+    // The decided outcome is kept between attempts: no read was needed again.
+    expect(job.progress).toEqual({ stage: 'settled', outcome: 'NOT_PERSISTED', rule: 'denied-by-gateway' });
+
+    const warning = logs.find((l) => l['level'] === 'warn' && l['jobId'] === jobId);
+    expect(warning).toMatchObject({
+      plugin: PLUGIN,
+      hook: HOOK,
+      requestUid: job.data.admission.uid,
+      effectKind: 'later',
+      effectKey: 'shop/later',
+      attempts: 3,
+      outcome: 'NOT_PERSISTED',
+    });
+    expect(String(warning?.['reason'])).toContain('said not done');
+    expect(JSON.stringify(logs)).not.toContain(PAYLOAD_SECRET);
+    expect(JSON.stringify(logs)).not.toContain(Buffer.from(PAYLOAD_SECRET).toString('base64'));
+
+    expect(
+      await metricValue(
+        controller,
+        'hookgate_reconcile_total',
+        'plugin="ledger",outcome="NOT_PERSISTED",result="retry"',
+      ),
+    ).toBe(3);
+    expect(
+      await metricValue(
+        controller,
+        'hookgate_reconcile_total',
+        'plugin="ledger",outcome="NOT_PERSISTED",result="dead-lettered"',
+      ),
+    ).toBe(1);
+    // The failed-set gauge is read from Redis at scrape time, through /metrics.
+    const scraped = await (await fetch(`${controller.health.url}/metrics`)).text();
+    expect(scraped).toContain('hookgate_reconcile_failed_jobs{plugin="ledger"} 1');
+  });
+
+  it("the controller's own attempt limit below the job's: failed after the controller's limit", async () => {
+    const { queue, producer } = await start({ attempts: 2 }, { attempts: 10 });
+    const { jobId } = await producer.add(sideEffectJob('later', {}, true));
+    const job = await jobIn(queue, jobId, 'failed');
+    expect(calls).toHaveLength(2);
+    expect(job.failedReason).toContain("the controller's limit");
+  });
+
+  it('a plugin answering not done with retry_after_ms: an attempt used, the next run after that delay', async () => {
+    const { queue, producer } = await start({}, { attempts: 2 });
+    const { jobId } = await producer.add(sideEffectJob('busy', {}, true));
+    const job = await jobIn(queue, jobId, 'failed');
+    expect(job.attemptsMade).toBe(2);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 2]);
+    // The capped backoff alone would wait 10 to 20 ms (baseMs 20); the plugin asked for 400.
+    expect(callTimes[1]! - callTimes[0]!).toBeGreaterThanOrEqual(380);
+    expect(job.failedReason).toContain('retry after 400 ms');
+  });
+
+  it('a plugin that is down: the job is delayed again and again without using attempts', async () => {
+    const down = `unix://${path.join(tmp.dir, 'nobody-listens.sock')}`;
+    const { controller, queue, producer } = await start({}, { target: down });
+    const { jobId } = await producer.add(sideEffectJob('claim', { dryRun: true }));
+    await waitFor('three delays', async () => {
+      const delays = await metricValue(
+        controller,
+        'hookgate_reconcile_total',
+        'plugin="ledger",outcome="NOT_PERSISTED",result="delay"',
+      );
+      return delays !== undefined && delays >= 3 ? delays : undefined;
+    });
+    const job = (await queue.getJob(jobId))!;
+    expect(job.attemptsMade).toBe(0);
+    expect(['delayed', 'waiting', 'active']).toContain(await job.getState());
+    expect(job.progress).toEqual({ stage: 'settled', outcome: 'NOT_PERSISTED', rule: 'dry-run' });
+  });
+
+  it('an undecodable job goes to the failed set at once, naming the field', async () => {
+    const { controller, queue, logs } = await start();
+    await queue.add(
+      'side-effect',
+      { ...sideEffectJob('claim'), admission: 'x' },
+      { jobId: 'se1-undecodable', attempts: 5 },
+    );
+    const job = await jobIn(queue, 'se1-undecodable', 'failed');
+    expect(job.failedReason).toContain('undecodable side-effect job (job field admission: must be a JSON object)');
+    expect(calls).toHaveLength(0);
+    // One run, no retry (5 attempts were allowed).
+    expect(
+      await metricValue(controller, 'hookgate_reconcile_total', 'plugin="ledger",outcome="none",result="fail"'),
+    ).toBe(1);
+    const warnings = logs.filter((l) => l['level'] === 'warn' && l['jobId'] === 'se1-undecodable');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ plugin: PLUGIN, attempts: 1 });
+  });
+
+  it('a stop with a job still running returns within shutdownTimeoutMs; the job runs again on the next controller', async () => {
+    hang = new Promise<void>((resolve) => (releaseHang = resolve));
+    hangAnswersDone = false;
+    const shutdownTimeoutMs = 300;
+    const settings = {
+      shutdownTimeoutMs,
+      lockDurationMs: 1_000,
+      stalledIntervalMs: 200,
+      readTimeoutMs: 200,
+      reconcileTimeoutMs: 700,
+    };
+    const first = await start(settings);
+    const { jobId } = await first.producer.add(sideEffectJob('hang', { dryRun: true }));
+    await waitFor('the plugin to be called', async () => (calls.length > 0 ? true : undefined));
+
+    const began = Date.now();
+    const { forced } = await first.controller.close();
+    const took = Date.now() - began;
+    expect(forced).toBe(true);
+    // It waited for the job (all but the last quarter, kept for handing it back), and no longer than the bound.
+    expect(took).toBeGreaterThanOrEqual(shutdownTimeoutMs * 0.75 - 20);
+    expect(took).toBeLessThan(shutdownTimeoutMs + 500);
+    expect(await (await first.queue.getJob(jobId))!.getState()).not.toMatch(/completed|failed/);
+
+    // The next controller (same queue) finds the abandoned job once its lock lapses, and finishes it.
+    hangAnswersDone = true;
+    releaseHang();
+    const second = await start(settings, { prefix: first.prefix });
+    const job = await jobIn(second.queue, jobId, 'completed');
+    expect(job.returnvalue).toMatchObject({ outcome: 'NOT_PERSISTED', rule: 'dry-run' });
+    // Handed back (the cancelled Reconcile delayed it, no attempt used), or abandoned (it stalled): one of the two.
+    const handedBack = await metricValue(
+      first.controller,
+      'hookgate_reconcile_total',
+      'plugin="ledger",outcome="NOT_PERSISTED",result="delay"',
+    );
+    const stalled = await metricValue(second.controller, 'hookgate_reconcile_stalled_total', 'plugin="ledger"');
+    expect([handedBack ?? 0, stalled ?? 0]).toContainEqual(1);
+    expect((handedBack ?? 0) + (stalled ?? 0)).toBe(1);
+    if (handedBack === 1) expect(job.attemptsMade).toBe(1);
+  }, 20_000);
+
+  it('a stop with a job stuck in its read abandons it at shutdownTimeoutMs; the lock lapses and it runs again', async () => {
+    // An apiserver that accepts connections and never answers: the read hangs until readTimeoutMs.
+    const sockets = new Set<Socket>();
+    const silent: Server = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    });
+    const port = (silent.address() as { port: number }).port;
+    const silentKubeconfig = path.join(tmp.dir, 'silent-kubeconfig');
+    await writeFile(
+      silentKubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true } }]\n` +
+        'users: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n',
+    );
+    const shutdownTimeoutMs = 300;
+    const settings = {
+      kubernetes: { mode: 'kubeconfig', kubeconfig: silentKubeconfig },
+      shutdownTimeoutMs,
+      readTimeoutMs: 1_500,
+      reconcileTimeoutMs: 200,
+      lockDurationMs: 2_000,
+      stalledIntervalMs: 200,
+    };
+    const first = await start(settings);
+    const { jobId } = await first.producer.add(sideEffectJob('claim'));
+    await waitFor('the read to start', async () => (sockets.size > 0 ? true : undefined));
+
+    const began = Date.now();
+    expect(await first.controller.close()).toEqual({ forced: true });
+    expect(Date.now() - began).toBeLessThan(shutdownTimeoutMs + 500);
+    expect(first.logs.some((l) => l['level'] === 'warn' && String(l['msg']).includes('abandoning'))).toBe(true);
+
+    // The next controller finds it once the first one's lock lapses (2 s).
+    const second = await start(settings, { prefix: first.prefix });
+    await waitFor(
+      'the abandoned job to stall',
+      () => metricValue(second.controller, 'hookgate_reconcile_stalled_total', 'plugin="ledger"'),
+      8_000,
+    );
+    expect(second.logs.some((l) => l['level'] === 'warn' && l['jobId'] === jobId)).toBe(true);
+    expect(calls).toHaveLength(0);
+  }, 20_000);
+
+  it("reports the oldest waiting job's age at scrape time", async () => {
+    hang = new Promise<void>((resolve) => (releaseHang = resolve));
+    hangAnswersDone = false;
+    const { controller, queue, producer } = await start({ concurrency: 1 });
+    await producer.add(sideEffectJob('hang', { dryRun: true }));
+    await waitFor('the plugin to be called', async () => (calls.length > 0 ? true : undefined));
+    // The one slot is busy: this job waits.
+    const { jobId } = await producer.add(sideEffectJob('claim', { dryRun: true }));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const scraped = await (await fetch(`${controller.health.url}/metrics`)).text();
+    const age = Number(/hookgate_reconcile_oldest_waiting_seconds\{plugin="ledger"\} (\S+)/.exec(scraped)?.[1]);
+    expect(age).toBeGreaterThanOrEqual(1);
+    expect(age).toBeLessThan(10);
+    releaseHang();
+    await jobIn(queue, jobId, 'completed');
+    const after = await (await fetch(`${controller.health.url}/metrics`)).text();
+    expect(after).toContain('hookgate_reconcile_oldest_waiting_seconds{plugin="ledger"} 0');
+  });
+
+  it('a stop with nothing running is clean and quick; /readyz answers while running', async () => {
+    const { controller } = await start();
+    await waitFor('ready', async () => (controller.notReadyReason() === undefined ? true : undefined));
+    expect((await fetch(`${controller.health.url}/readyz`)).status).toBe(200);
+    const began = Date.now();
+    expect(await controller.close()).toEqual({ forced: false });
+    expect(Date.now() - began).toBeLessThan(2_000);
+  });
+});

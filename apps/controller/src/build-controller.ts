@@ -1,0 +1,255 @@
+/**
+ * The controller from its configuration: one BullMQ Worker per configured plugin's queue, each
+ * running processJob (@hookgate/queue) against the apiserver and the plugin's Reconcile, the
+ * health/metrics listener, and a bounded stop.
+ *
+ *   const controller = await buildController(config, { logger });
+ *   process.once('SIGTERM', () => void controller.close().then(() => process.exit(0)));
+ *
+ * Stopping: workers stop taking jobs and running jobs get `shutdownTimeoutMs` to finish. After
+ * that, Reconcile calls in flight are cancelled and the Redis connections dropped: the unfinished
+ * jobs keep their lock until it lapses, then stall and run again on another (or the next)
+ * controller. A Reconcile is idempotent, so running one twice is safe; waiting forever is not.
+ */
+import { readFileSync } from 'node:fs';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import { loadKubeConfig } from '@hookgate/kubernetes';
+import {
+  createLogger,
+  createMetricsRegistry,
+  registryMetricsSource,
+  startHealthListener,
+  type HealthListener,
+  type Logger,
+} from '@hookgate/observability';
+import { createPluginClient, type PluginClient, type PluginTls } from '@hookgate/plugin-client';
+import {
+  buildBackoffStrategy,
+  pluginClientReconciler,
+  processJob,
+  reconcileQueueName,
+  redactRedisUrl,
+  type ProcessJobDeps,
+  type ReadObject,
+} from '@hookgate/queue';
+import { kubernetesObjectReader } from '@hookgate/queue/kubernetes';
+import { applyResult, honourAttemptDelay, type CompletedReconcile } from './apply-result.js';
+import type { ControllerConfig, ControllerPlugin } from './config.js';
+import { createControllerMetrics, type QueueProbe } from './metrics.js';
+
+export interface ControllerOptions {
+  readonly logger?: Logger;
+  /** Where metrics go (a fresh registry with process metrics by default). */
+  readonly registry?: Registry;
+  /** Replaces the apiserver reader built from `config.kubernetes` (the one faked part in tests). */
+  readonly readObject?: ReadObject;
+  readonly now?: () => number;
+}
+
+export interface Controller {
+  readonly health: HealthListener;
+  readonly registry: Registry;
+  /** Undefined when every Redis connection is ready. */
+  notReadyReason(): string | undefined;
+  /** Resolves once stopped; `forced` when running jobs were still running near shutdownTimeoutMs (cancelled). */
+  close(): Promise<{ readonly forced: boolean }>;
+}
+
+/** Bounds one queue-gauge read at scrape time: a Redis that does not answer must not hang /metrics. */
+const PROBE_TIMEOUT_MS = 1_000;
+/** At most this much of shutdownTimeoutMs goes to handing cancelled jobs back. */
+const HAND_BACK_MAX_MS = 1_000;
+
+export async function buildController(config: ControllerConfig, options: ControllerOptions = {}): Promise<Controller> {
+  const logger = options.logger ?? createLogger({ component: 'controller', level: config.logLevel });
+  const registry = options.registry ?? createMetricsRegistry({ collectDefault: true });
+  const now = options.now ?? Date.now;
+  const stopping = new AbortController();
+
+  const clients = new Map<string, PluginClient>(
+    config.plugins.map((plugin) => [
+      plugin.name,
+      createPluginClient(plugin.name, plugin.target, clientOptions(plugin)),
+    ]),
+  );
+  const readObject =
+    options.readObject ??
+    kubernetesObjectReader(loadKubeConfig(config.kubernetes), { timeoutMs: config.readTimeoutMs });
+  const deps: ProcessJobDeps = {
+    readObject,
+    reconcile: pluginClientReconciler((name) => clients.get(name), {
+      timeoutMs: config.reconcileTimeoutMs,
+      signal: stopping.signal,
+    }),
+    now,
+    gracePeriodMs: config.graceMs,
+    confirmDelayMs: config.confirmDelayMs,
+    unavailableDelayMs: config.unavailableDelayMs,
+  };
+
+  const connections: Redis[] = [];
+  const connect = (role: string): Redis => {
+    // Workers need maxRetriesPerRequest null: their blocking commands must wait out a Redis outage.
+    const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
+    // Once per outage, not once per reconnect attempt; /readyz says not ready meanwhile.
+    let down = false;
+    const redis = redactRedisUrl(config.redis.url);
+    connection.on('error', (error: Error) => {
+      if (down) return;
+      down = true;
+      logger.warn(
+        { redis, role, err: error.message },
+        'Redis connection lost: jobs wait until it is back (reconnecting)',
+      );
+    });
+    connection.on('ready', () => {
+      if (!down) return;
+      down = false;
+      logger.info({ redis, role }, 'Redis connection ready again');
+    });
+    connections.push(connection);
+    return connection;
+  };
+
+  const queueConnection = connect('queues');
+  const queues = config.plugins.map(
+    (plugin) =>
+      new Queue(reconcileQueueName(plugin.name), { connection: queueConnection, prefix: config.redis.prefix }),
+  );
+  const probes: QueueProbe[] = queues.map((queue, i) => probeOf(config.plugins[i]!.name, queue));
+  const metrics = createControllerMetrics(registry, () => probes);
+
+  const backoffStrategy = honourAttemptDelay(buildBackoffStrategy(config.backoff), now);
+  const workers = config.plugins.map((plugin) => {
+    const worker = new Worker<unknown, CompletedReconcile>(
+      reconcileQueueName(plugin.name),
+      async (job: Job, token?: string) => {
+        const attempt = job.attemptsMade + 1;
+        const result = await processJob({ data: job.data, state: job.progress }, deps, attempt);
+        return applyResult(job, token, result, attempt, {
+          plugin: plugin.name,
+          logger,
+          metrics,
+          attempts: config.attempts,
+          now,
+        });
+      },
+      {
+        connection: connect(`worker ${plugin.name}`),
+        prefix: config.redis.prefix,
+        concurrency: config.concurrency,
+        lockDuration: config.lockDurationMs,
+        stalledInterval: config.stalledIntervalMs,
+        maxStalledCount: config.maxStalledCount,
+        settings: { backoffStrategy },
+      },
+    );
+    // A job whose lock lapsed (its controller died or was stopped mid-job) is run again; past
+    // maxStalledCount BullMQ fails it in Redis without an event here (the failed-set gauge shows it).
+    worker.on('stalled', (jobId: string) => {
+      metrics.stalled.inc({ plugin: plugin.name });
+      logger.warn(
+        { plugin: plugin.name, jobId },
+        `reconcile job stalled (its lock lapsed): it runs again, or fails after ${config.maxStalledCount} stall(s)`,
+      );
+    });
+    worker.on('error', (error: Error) =>
+      logger.error({ plugin: plugin.name, err: error.message }, 'reconcile worker error'),
+    );
+    return worker;
+  });
+
+  let stopRequested = false;
+  const notReadyReason = (): string | undefined => {
+    if (stopRequested) return 'stopping';
+    const waiting = connections.filter((c) => c.status !== 'ready').length;
+    return waiting === 0
+      ? undefined
+      : `${waiting} Redis connection(s) to ${redactRedisUrl(config.redis.url)} not ready`;
+  };
+  const health = await startHealthListener({
+    host: config.health.host,
+    port: config.health.port,
+    metrics: registryMetricsSource(registry),
+    notReadyReason,
+  });
+  logger.info(
+    {
+      plugins: config.plugins.map((p) => p.name),
+      redis: redactRedisUrl(config.redis.url),
+      prefix: config.redis.prefix,
+      health: health.url,
+    },
+    'controller started: reconciling side effects',
+  );
+
+  let closing: Promise<{ forced: boolean }> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      stopRequested = true;
+      const workersClosed = Promise.all(workers.map((w) => w.close())).then(() => true);
+      const within = (ms: number) => Promise.race([workersClosed, sleep(ms).then(() => false)]);
+      // The last part of the budget is for handing jobs back: cancelled Reconcile calls come back
+      // as 'canceled', which delays the job without using an attempt (no lock to wait out).
+      const handBackMs = Math.min(HAND_BACK_MAX_MS, Math.floor(config.shutdownTimeoutMs / 4));
+      let inTime = await within(config.shutdownTimeoutMs - handBackMs);
+      if (!inTime) {
+        stopping.abort();
+        inTime = await within(handBackMs);
+        if (!inTime) {
+          logger.warn(
+            { shutdownTimeoutMs: config.shutdownTimeoutMs },
+            'jobs still running at the shutdown timeout: abandoning them (their lock lapses, then they run again)',
+          );
+        }
+      }
+      const forced = stopping.signal.aborted;
+      stopping.abort();
+      await Promise.race([Promise.all(queues.map((q) => q.close())), sleep(PROBE_TIMEOUT_MS)]);
+      // Dropping the connections also ends abandoned jobs' lock renewal: they stall and run again.
+      for (const connection of connections) connection.disconnect();
+      for (const client of clients.values()) client.close();
+      await health.close();
+      logger.info({ forced }, 'controller stopped');
+      return { forced };
+    })());
+
+  return { health, registry, notReadyReason, close };
+}
+
+function clientOptions(plugin: ControllerPlugin): { tls?: PluginTls } {
+  if (plugin.tls === undefined) return {};
+  const { caFile, certFile, keyFile, serverName } = plugin.tls;
+  return {
+    tls: {
+      ...(caFile ? { ca: readFileSync(caFile) } : {}),
+      ...(certFile ? { cert: readFileSync(certFile) } : {}),
+      ...(keyFile ? { key: readFileSync(keyFile) } : {}),
+      ...(serverName ? { serverName } : {}),
+    },
+  };
+}
+
+function probeOf(plugin: string, queue: Queue): QueueProbe {
+  return {
+    plugin,
+    getJobCounts: (...types) => bounded(queue.getJobCounts(...(types as Parameters<Queue['getJobCounts']>))),
+    oldestWaitingTimestamp: async () => {
+      const [oldest] = await bounded(queue.getJobs(['wait'], 0, 0, true));
+      return oldest?.timestamp;
+    },
+  };
+}
+
+function bounded<T>(promise: Promise<T>): Promise<T> {
+  return Promise.race([
+    promise,
+    sleep(PROBE_TIMEOUT_MS).then(() => Promise.reject(new Error('Redis did not answer in time'))),
+  ]);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

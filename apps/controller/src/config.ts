@@ -1,0 +1,262 @@
+/**
+ * The controller's configuration: YAML → validated ControllerConfig, every problem named by its
+ * field path (the shared FieldReader, as the gateway and the plugins read theirs). Unknown fields
+ * are errors: a misspelt one would otherwise fall back to its default without a word.
+ *
+ *   redis: { url: redis://127.0.0.1:6379, prefix: "{hookgate}" }
+ *   plugins:
+ *     - { name: ledger, target: unix:///run/hookgate/ledger.sock }
+ *   kubernetes: { mode: inCluster }            # or { mode: kubeconfig, kubeconfig: ~/.kube/config }
+ *   concurrency: 8
+ *   health: { host: 127.0.0.1, port: 9464 }
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { FieldReader, duplicate, formatFieldError, invalid, isDns1123Subdomain, required } from '@hookgate/admission';
+import { targetProblem } from '@hookgate/config';
+import { LOG_LEVELS, type LogLevel } from '@hookgate/observability';
+import { DEFAULT_QUEUE_PREFIX, validateQueuePrefix } from '@hookgate/queue';
+
+export interface ControllerPluginTls {
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  /** The name to verify in the plugin's certificate when it differs from the target host. */
+  readonly serverName?: string;
+}
+
+export interface ControllerPlugin {
+  readonly name: string;
+  /** `unix:///abs/path.sock` or `host:port`, as in the GatewayConfiguration. */
+  readonly target: string;
+  readonly tls?: ControllerPluginTls;
+}
+
+export type ControllerKubernetes =
+  { readonly mode: 'inCluster' } | { readonly mode: 'kubeconfig'; readonly kubeconfig?: string };
+
+export interface ControllerConfig {
+  readonly redis: { readonly url: string; readonly prefix: string };
+  readonly plugins: readonly ControllerPlugin[];
+  readonly kubernetes: ControllerKubernetes;
+  /** Jobs one worker (one plugin's queue) runs at once. */
+  readonly concurrency: number;
+  /** BullMQ lock: a job whose lock lapses is handed to another worker (stalled). */
+  readonly lockDurationMs: number;
+  readonly stalledIntervalMs: number;
+  /** Stalls a job survives before it is failed. */
+  readonly maxStalledCount: number;
+  /** From admission to the first read. */
+  readonly graceMs: number;
+  /** From a NOT_PERSISTED read to the confirming read. */
+  readonly confirmDelayMs: number;
+  /** When the apiserver or the plugin cannot answer now. */
+  readonly unavailableDelayMs: number;
+  /** Deadline of one Reconcile call and of one apiserver read. */
+  readonly reconcileTimeoutMs: number;
+  readonly readTimeoutMs: number;
+  /** Attempts a job may use here (the job's own `attempts` applies too: the lower one wins). */
+  readonly attempts: number;
+  readonly backoff: { readonly baseMs: number; readonly capMs: number };
+  /** How long a stop waits for running jobs before it abandons them (they stall and run again). */
+  readonly shutdownTimeoutMs: number;
+  readonly health: { readonly host: string; readonly port: number };
+  readonly logLevel: LogLevel;
+}
+
+export const CONTROLLER_DEFAULTS = {
+  redisUrl: 'redis://127.0.0.1:6379',
+  concurrency: 8,
+  lockDurationMs: 60_000,
+  stalledIntervalMs: 30_000,
+  maxStalledCount: 2,
+  graceMs: 10_000,
+  confirmDelayMs: 90_000,
+  unavailableDelayMs: 5_000,
+  reconcileTimeoutMs: 10_000,
+  readTimeoutMs: 10_000,
+  attempts: 12,
+  backoffBaseMs: 1_000,
+  backoffCapMs: 300_000,
+  shutdownTimeoutMs: 10_000,
+  healthHost: '127.0.0.1',
+  healthPort: 9464,
+  logLevel: 'info' as LogLevel,
+} as const;
+
+export interface ConfigEnvironment {
+  /** Relative file paths (kubeconfig, TLS files) resolve against it: the configuration file's directory. */
+  readonly configDir: string;
+  /** REDIS_URL overrides `redis.url`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export type ConfigResult =
+  { readonly ok: true; readonly config: ControllerConfig } | { readonly ok: false; readonly errors: string[] };
+
+const REDIS_URL = /^rediss?:\/\/\S+$/;
+const MS = (max: number) => ({ min: 1, max });
+const DAY_MS = 86_400_000;
+
+export function readControllerConfig(document: unknown, environment: ConfigEnvironment): ConfigResult {
+  const top = FieldReader.of(document ?? {});
+  const path = (p: string) => (isAbsolute(p) ? p : resolve(environment.configDir, p));
+
+  const redisReader = top.object('redis');
+  const fileUrl = redisReader.string('url', CONTROLLER_DEFAULTS.redisUrl);
+  const envUrl = environment.env['REDIS_URL'];
+  const fromEnv = envUrl !== undefined && envUrl !== '';
+  const url = fromEnv ? envUrl : fileUrl;
+  const envErrors: string[] = [];
+  if (!REDIS_URL.test(url)) {
+    if (fromEnv) envErrors.push('REDIS_URL (environment): must be a redis:// or rediss:// URL');
+    else redisReader.invalid('url', url, 'must be a redis:// or rediss:// URL');
+  }
+  const prefix = redisReader.string('prefix', DEFAULT_QUEUE_PREFIX);
+  const prefixProblem = prefixProblemOf(prefix);
+  if (prefixProblem !== undefined) redisReader.invalid('prefix', prefix, prefixProblem);
+  redisReader.finish();
+
+  const plugins = readPlugins(top, path);
+  const kubernetes = readKubernetes(top.object('kubernetes'), path);
+
+  const concurrency = top.int('concurrency', CONTROLLER_DEFAULTS.concurrency, { min: 1, max: 1000 });
+  const lockDurationMs = top.int('lockDurationMs', CONTROLLER_DEFAULTS.lockDurationMs, { min: 1_000, max: DAY_MS });
+  const stalledIntervalMs = top.int('stalledIntervalMs', CONTROLLER_DEFAULTS.stalledIntervalMs, MS(DAY_MS));
+  const maxStalledCount = top.int('maxStalledCount', CONTROLLER_DEFAULTS.maxStalledCount, { min: 0, max: 100 });
+  const graceMs = top.int('graceMs', CONTROLLER_DEFAULTS.graceMs, { min: 0, max: DAY_MS });
+  const confirmDelayMs = top.int('confirmDelayMs', CONTROLLER_DEFAULTS.confirmDelayMs, { min: 0, max: DAY_MS });
+  const unavailableDelayMs = top.int('unavailableDelayMs', CONTROLLER_DEFAULTS.unavailableDelayMs, MS(DAY_MS));
+  const reconcileTimeoutMs = top.int('reconcileTimeoutMs', CONTROLLER_DEFAULTS.reconcileTimeoutMs, MS(DAY_MS));
+  const readTimeoutMs = top.int('readTimeoutMs', CONTROLLER_DEFAULTS.readTimeoutMs, MS(DAY_MS));
+  // A job's lock must outlast its slowest run (one read, one Reconcile), or it runs twice at once.
+  if (readTimeoutMs + reconcileTimeoutMs >= lockDurationMs) {
+    top.invalid(
+      'lockDurationMs',
+      lockDurationMs,
+      `must be longer than readTimeoutMs + reconcileTimeoutMs (${readTimeoutMs + reconcileTimeoutMs}): a job's lock must outlast one run`,
+    );
+  }
+  const attempts = top.int('attempts', CONTROLLER_DEFAULTS.attempts, { min: 1, max: 1000 });
+  const backoffReader = top.object('backoff');
+  const baseMs = backoffReader.int('baseMs', CONTROLLER_DEFAULTS.backoffBaseMs, MS(DAY_MS));
+  const capMs = backoffReader.int('capMs', Math.max(baseMs, CONTROLLER_DEFAULTS.backoffCapMs), MS(DAY_MS));
+  if (capMs < baseMs) backoffReader.invalid('capMs', capMs, `must be at least backoff.baseMs (${baseMs})`);
+  backoffReader.finish();
+  const shutdownTimeoutMs = top.int('shutdownTimeoutMs', CONTROLLER_DEFAULTS.shutdownTimeoutMs, MS(DAY_MS));
+
+  const healthReader = top.object('health');
+  const health = {
+    host: healthReader.string('host', CONTROLLER_DEFAULTS.healthHost),
+    port: healthReader.int('port', CONTROLLER_DEFAULTS.healthPort, { min: 0, max: 65535 }),
+  };
+  healthReader.finish();
+  const logLevel = top.oneOf('logLevel', LOG_LEVELS, CONTROLLER_DEFAULTS.logLevel);
+  top.finish();
+
+  const errors = [...top.errors().map(formatFieldError), ...envErrors];
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      redis: { url, prefix },
+      plugins,
+      kubernetes,
+      concurrency,
+      lockDurationMs,
+      stalledIntervalMs,
+      maxStalledCount,
+      graceMs,
+      confirmDelayMs,
+      unavailableDelayMs,
+      reconcileTimeoutMs,
+      readTimeoutMs,
+      attempts,
+      backoff: { baseMs, capMs },
+      shutdownTimeoutMs,
+      health,
+      logLevel,
+    },
+  };
+}
+
+/** Reads and checks the file; a YAML error or any bad field is one line each in `errors`. */
+export async function loadControllerConfig(file: string, env: ConfigEnvironment['env']): Promise<ConfigResult> {
+  let document: unknown;
+  try {
+    document = parseYaml(await readFile(file, 'utf8'));
+  } catch (error) {
+    return { ok: false, errors: [`${file}: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const result = readControllerConfig(document, { configDir: dirname(resolve(file)), env });
+  return result.ok ? result : { ok: false, errors: result.errors.map((e) => `${file}: ${e}`) };
+}
+
+function readPlugins(top: FieldReader, path: (p: string) => string): ControllerPlugin[] {
+  const seen = new Set<string>();
+  const plugins: ControllerPlugin[] = [];
+  if (!Array.isArray(top.raw('plugins')) || (top.raw('plugins') as unknown[]).length === 0) {
+    if (top.raw('plugins') === undefined)
+      top.required('plugins', 'list the plugins whose queues this controller serves');
+    else top.invalid('plugins', top.raw('plugins'), 'must be a non-empty list of { name, target, tls? }');
+    return plugins;
+  }
+  top.items('plugins', (r) => {
+    const name = r.requiredString('name');
+    if (name !== undefined) {
+      for (const msg of isDns1123Subdomain(name)) r.report(invalid(r.path.child('name'), name, msg));
+      if (seen.has(name)) r.report(duplicate(r.path.child('name'), name));
+      seen.add(name);
+    }
+    const target = r.requiredString('target');
+    const problem = target === undefined ? undefined : targetProblem(target);
+    if (problem !== undefined) r.invalid('target', target, problem);
+    let tls: ControllerPluginTls | undefined;
+    if (r.has('tls')) {
+      const t = r.object('tls');
+      const file = (field: string) => {
+        const v = t.string(field);
+        return v === undefined ? undefined : path(v);
+      };
+      const caFile = file('caFile');
+      const certFile = file('certFile');
+      const keyFile = file('keyFile');
+      const serverName = t.string('serverName');
+      if ((certFile === undefined) !== (keyFile === undefined)) {
+        t.report(
+          required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'),
+        );
+      }
+      t.finish();
+      tls = {
+        ...(caFile ? { caFile } : {}),
+        ...(certFile ? { certFile } : {}),
+        ...(keyFile ? { keyFile } : {}),
+        ...(serverName ? { serverName } : {}),
+      };
+    }
+    r.finish();
+    if (name !== undefined && target !== undefined) plugins.push({ name, target, ...(tls ? { tls } : {}) });
+  });
+  return plugins;
+}
+
+function readKubernetes(r: FieldReader, path: (p: string) => string): ControllerKubernetes {
+  // No 'none': every job that needs a read would wait forever.
+  const mode = r.oneOf('mode', ['inCluster', 'kubeconfig'] as const, 'inCluster');
+  const given = r.string('kubeconfig');
+  if (given !== undefined && mode !== 'kubeconfig')
+    r.invalid('kubeconfig', given, 'may only be set when mode is kubeconfig');
+  r.finish();
+  return mode === 'kubeconfig' ? (given === undefined ? { mode } : { mode, kubeconfig: path(given) }) : { mode };
+}
+
+function prefixProblemOf(prefix: string): string | undefined {
+  try {
+    validateQueuePrefix(prefix);
+    return undefined;
+  } catch {
+    return "must be letters, digits, '-', '_', '.' and at most one {hash tag}, without ':', e.g. {hookgate}";
+  }
+}

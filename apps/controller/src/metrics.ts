@@ -1,0 +1,88 @@
+/**
+ * The controller's Prometheus metrics. Counters and histograms are updated as jobs run; the queue
+ * gauges (failed-set size, oldest waiting job) are read from Redis when /metrics is scraped, so
+ * they are right whichever controller ran the jobs.
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** What one run of a job came to: the processJob result, or `dead-lettered` when it reached the failed set. */
+export type RunResult = 'done' | 'delay' | 'retry' | 'fail' | 'dead-lettered';
+
+/** What the queue gauges read, per plugin (a BullMQ Queue in production). */
+export interface QueueProbe {
+  readonly plugin: string;
+  getJobCounts(...types: string[]): Promise<Record<string, number>>;
+  /** The oldest waiting job's timestamp (ms), or undefined when none waits. */
+  oldestWaitingTimestamp(): Promise<number | undefined>;
+}
+
+export function createControllerMetrics(registry: Registry, probes: () => readonly QueueProbe[]) {
+  const reconciles = new Counter({
+    name: 'hookgate_reconcile_total',
+    help: 'Runs of reconcile jobs, by plugin, persistence outcome (none before it is decided) and result.',
+    labelNames: ['plugin', 'outcome', 'result'] as const,
+    registers: [registry],
+  });
+  const attempts = new Histogram({
+    name: 'hookgate_reconcile_attempts',
+    help: 'Attempts a job had used when it settled (completed or reached the failed set).',
+    labelNames: ['plugin', 'result'] as const,
+    buckets: [1, 2, 3, 5, 8, 12, 20, 50],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'hookgate_reconcile_latency_seconds',
+    help: 'From admission (the job time) to the job settling (completed or reached the failed set).',
+    labelNames: ['plugin', 'result'] as const,
+    buckets: [1, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600, 21600, 86400],
+    registers: [registry],
+  });
+  const stalled = new Counter({
+    name: 'hookgate_reconcile_stalled_total',
+    help: 'Jobs whose lock lapsed (their controller died or stopped mid-job) and that were handed back to run again.',
+    labelNames: ['plugin'] as const,
+    registers: [registry],
+  });
+  const failedJobs = new Gauge({
+    name: 'hookgate_reconcile_failed_jobs',
+    help: "Jobs in a plugin queue's failed set (the dead-letter set): they need an operator.",
+    labelNames: ['plugin'] as const,
+    registers: [registry],
+    async collect() {
+      await collectPerQueue(this, probes(), async (probe) => (await probe.getJobCounts('failed'))['failed'] ?? 0);
+    },
+  });
+  const oldestWaiting = new Gauge({
+    name: 'hookgate_reconcile_oldest_waiting_seconds',
+    help: 'Age of the oldest job waiting in a plugin queue (0 when none waits): high means the workers fall behind.',
+    labelNames: ['plugin'] as const,
+    registers: [registry],
+    async collect() {
+      await collectPerQueue(this, probes(), async (probe) => {
+        const timestamp = await probe.oldestWaitingTimestamp();
+        return timestamp === undefined ? 0 : Math.max(0, (Date.now() - timestamp) / 1000);
+      });
+    },
+  });
+  return { reconciles, attempts, latency, stalled, failedJobs, oldestWaiting };
+}
+
+export type ControllerMetrics = ReturnType<typeof createControllerMetrics>;
+
+/** A queue Redis cannot answer for now is left out of this scrape rather than failing it. */
+async function collectPerQueue(
+  gauge: Gauge<'plugin'>,
+  probes: readonly QueueProbe[],
+  read: (probe: QueueProbe) => Promise<number>,
+): Promise<void> {
+  gauge.reset();
+  await Promise.all(
+    probes.map(async (probe) => {
+      try {
+        gauge.set({ plugin: probe.plugin }, await read(probe));
+      } catch {
+        // Redis unreachable: /readyz says so; the gauge has no value for this plugin this time.
+      }
+    }),
+  );
+}
