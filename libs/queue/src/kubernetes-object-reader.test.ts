@@ -59,6 +59,18 @@ describe('classifyReadError', () => {
       want: { kind: 'unavailable', reason: `${request}: HTTP 429: too many requests`, retryAfterMs: 3000 },
     },
     {
+      name: "the read's own timeout: unavailable",
+      error: new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      want: { kind: 'unavailable', reason: 'The operation was aborted due to timeout' },
+    },
+    {
+      name: 'a connection failure wrapped by the client: unavailable',
+      error: new Error('request to https://127.0.0.1:6443 failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' }),
+      }),
+      want: { kind: 'unavailable', reason: 'request to https://127.0.0.1:6443 failed' },
+    },
+    {
       name: 'a connection that failed: unavailable',
       error: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' }),
       want: { kind: 'unavailable', reason: 'connect ECONNREFUSED 127.0.0.1:6443' },
@@ -70,6 +82,10 @@ describe('classifyReadError', () => {
   it.each([
     { name: '403 (RBAC)', error: new KubernetesApiError(403, request, 'forbidden', {}) },
     { name: '401', error: new KubernetesApiError(401, request, 'Unauthorized', {}) },
+    {
+      name: 'a client that refuses its own configuration (no code: not a connection failure)',
+      error: new Error('HTTP protocol is not allowed when skipTLSVerify is not set'),
+    },
     {
       name: 'an answer that is not an API object',
       error: new HG_ERR_KUBERNETES_UNEXPECTED_ANSWER(request, 'the apiserver did not answer with a JSON object'),

@@ -78,8 +78,21 @@ export function classifyReadError(error: unknown): 'absent' | ReadUnavailable {
   }
   // A coded error is an answer we understood and refused (HG_ERR_KUBERNETES_UNEXPECTED_ANSWER).
   if (isHookgateError(error)) throw error;
-  // Anything else is the connection: refused, reset, TLS, DNS, or the read's own timeout.
-  return { kind: 'unavailable', reason: error instanceof Error ? error.message : String(error) };
+  // The connection (refused, reset, TLS, DNS: system errors carry a code) or the read's own
+  // timeout: read again later. Anything else is the client refusing its own configuration (an
+  // http:// server without insecure-skip-tls-verify, a broken kubeconfig): waiting would never end.
+  if (isConnectionFailure(error))
+    return { kind: 'unavailable', reason: error instanceof Error ? error.message : String(error) };
+  throw error;
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e.name === 'AbortError' || e.name === 'TimeoutError') return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') return true;
+  }
+  return false;
 }
 
 function unavailable(error: KubernetesApiError): ReadUnavailable {
