@@ -11,7 +11,7 @@
  * jobs keep their lock until it lapses, then stall and run again on another (or the next)
  * controller. A Reconcile is idempotent, so running one twice is safe; waiting forever is not.
  */
-import { readFileSync } from 'node:fs';
+import { loadPluginTls } from '@hookgate/config';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -220,16 +220,8 @@ export async function buildController(config: ControllerConfig, options: Control
 }
 
 function clientOptions(plugin: ControllerPlugin): { tls?: PluginTls } {
-  if (plugin.tls === undefined) return {};
-  const { caFile, certFile, keyFile, serverName } = plugin.tls;
-  return {
-    tls: {
-      ...(caFile ? { ca: readFileSync(caFile) } : {}),
-      ...(certFile ? { cert: readFileSync(certFile) } : {}),
-      ...(keyFile ? { key: readFileSync(keyFile) } : {}),
-      ...(serverName ? { serverName } : {}),
-    },
-  };
+  const tls = loadPluginTls(plugin.tls);
+  return tls === undefined ? {} : { tls };
 }
 
 function probeOf(plugin: string, queue: Queue): QueueProbe {

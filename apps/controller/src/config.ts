@@ -13,25 +13,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { FieldReader, duplicate, formatFieldError, invalid, isDns1123Subdomain, required } from '@hookgate/admission';
-import { targetProblem } from '@hookgate/config';
+import { FieldReader, formatFieldError } from '@hookgate/admission';
+import { readPluginList, type PluginConfiguration, type PluginTls } from '@hookgate/config';
 import { LOG_LEVELS, type LogLevel } from '@hookgate/observability';
 import { DEFAULT_QUEUE_PREFIX, validateQueuePrefix } from '@hookgate/queue';
 
-export interface ControllerPluginTls {
-  readonly caFile?: string;
-  readonly certFile?: string;
-  readonly keyFile?: string;
-  /** The name to verify in the plugin's certificate when it differs from the target host. */
-  readonly serverName?: string;
-}
-
-export interface ControllerPlugin {
-  readonly name: string;
-  /** `unix:///abs/path.sock` or `host:port`, as in the GatewayConfiguration. */
-  readonly target: string;
-  readonly tls?: ControllerPluginTls;
-}
+/** A plugin whose queue this controller serves: name, target and TLS as the gateway reads them. */
+export type ControllerPlugin = PluginConfiguration;
+export type ControllerPluginTls = PluginTls;
 
 export type ControllerKubernetes =
   { readonly mode: 'inCluster' } | { readonly mode: 'kubeconfig'; readonly kubeconfig?: string };
@@ -193,53 +182,19 @@ export async function loadControllerConfig(file: string, env: ConfigEnvironment[
   return result.ok ? result : { ok: false, errors: result.errors.map((e) => `${file}: ${e}`) };
 }
 
+/** The plugins this controller serves: the gateway's `plugins` list without `stream`, which is about admission. */
 function readPlugins(top: FieldReader, path: (p: string) => string): ControllerPlugin[] {
-  const seen = new Set<string>();
-  const plugins: ControllerPlugin[] = [];
-  if (!Array.isArray(top.raw('plugins')) || (top.raw('plugins') as unknown[]).length === 0) {
-    if (top.raw('plugins') === undefined)
-      top.required('plugins', 'list the plugins whose queues this controller serves');
-    else top.invalid('plugins', top.raw('plugins'), 'must be a non-empty list of { name, target, tls? }');
-    return plugins;
+  const given = top.raw('plugins');
+  if (!Array.isArray(given) || given.length === 0) {
+    if (given === undefined) top.required('plugins', 'list the plugins whose queues this controller serves');
+    else top.invalid('plugins', given, 'must be a non-empty list of { name, target, tls? }');
+    return [];
   }
-  top.items('plugins', (r) => {
-    const name = r.requiredString('name');
-    if (name !== undefined) {
-      for (const msg of isDns1123Subdomain(name)) r.report(invalid(r.path.child('name'), name, msg));
-      if (seen.has(name)) r.report(duplicate(r.path.child('name'), name));
-      seen.add(name);
-    }
-    const target = r.requiredString('target');
-    const problem = target === undefined ? undefined : targetProblem(target);
-    if (problem !== undefined) r.invalid('target', target, problem);
-    let tls: ControllerPluginTls | undefined;
-    if (r.has('tls')) {
-      const t = r.object('tls');
-      const file = (field: string) => {
-        const v = t.string(field);
-        return v === undefined ? undefined : path(v);
-      };
-      const caFile = file('caFile');
-      const certFile = file('certFile');
-      const keyFile = file('keyFile');
-      const serverName = t.string('serverName');
-      if ((certFile === undefined) !== (keyFile === undefined)) {
-        t.report(
-          required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'),
-        );
-      }
-      t.finish();
-      tls = {
-        ...(caFile ? { caFile } : {}),
-        ...(certFile ? { certFile } : {}),
-        ...(keyFile ? { keyFile } : {}),
-        ...(serverName ? { serverName } : {}),
-      };
-    }
-    r.finish();
-    if (name !== undefined && target !== undefined) plugins.push({ name, target, ...(tls ? { tls } : {}) });
-  });
-  return plugins;
+  const optionalPath = (r: FieldReader, name: string) => {
+    const v = r.string(name);
+    return v === undefined ? undefined : path(v);
+  };
+  return readPluginList(top, optionalPath);
 }
 
 function readKubernetes(r: FieldReader, path: (p: string) => string): ControllerKubernetes {

@@ -43,6 +43,8 @@ export interface PluginTls {
   /** Client certificate and key for mutual TLS; both or neither. */
   readonly certFile?: string;
   readonly keyFile?: string;
+  /** The name to verify in the plugin's certificate when it differs from the target's host. */
+  readonly serverName?: string;
 }
 
 export interface PluginConfiguration {

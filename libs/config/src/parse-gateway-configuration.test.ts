@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DefaultingEnvironment } from './gateway-configuration.js';
-import { parseGatewayConfiguration, targetProblem } from './parse-gateway-configuration.js';
+import { parseGatewayConfiguration } from './parse-gateway-configuration.js';
+import { targetProblem } from './plugin-list.js';
 
 const env: DefaultingEnvironment = { configDir: '/etc/hookgate', cwd: '/home/me/project', isRoot: false, cpus: 2 };
 const base = { apiVersion: 'hookgate.dev/v1alpha1', kind: 'GatewayConfiguration' };

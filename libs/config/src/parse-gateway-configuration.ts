@@ -3,7 +3,6 @@
  * Unknown fields are errors at every level: a misspelt field would otherwise silently fall back
  * to its default.
  */
-import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import {
   FieldReader,
@@ -12,7 +11,6 @@ import {
   forbidden,
   invalid,
   isDns1123Label,
-  isDns1123Subdomain,
   ok,
   required,
   validateLabels,
@@ -20,6 +18,7 @@ import {
 import type { Result } from '@hookgate/admission';
 import { LOG_LEVELS } from '@hookgate/observability';
 import { issueFromFieldError, type DocumentIssue } from './config-error.js';
+import { MAX_UNIX_SOCKET_PATH_BYTES, isHost, readPluginList, type PathReader } from './plugin-list.js';
 import { DEFAULTS, GATEWAY_API_VERSION, GATEWAY_KIND } from './gateway-configuration.js';
 import type {
   AdmissionListener,
@@ -27,13 +26,10 @@ import type {
   GatewayConfiguration,
   KubernetesAccess,
   MetricsListener,
-  PluginConfiguration,
   StaticNamespace,
 } from './gateway-configuration.js';
 
 const PORT = { min: 0, max: 65535 };
-/** sun_path is 108 bytes including the terminating NUL. */
-const MAX_UNIX_SOCKET_PATH_BYTES = 107;
 
 export function parseGatewayConfiguration(
   document: unknown,
@@ -63,7 +59,7 @@ export function parseGatewayConfiguration(
         : resolve(env.cwd, DEFAULTS.userStateDir);
   refuseNotQueuedYet(top);
 
-  const plugins = readPlugins(top, optionalPath);
+  const plugins = readPluginList(top, optionalPath, { stream: true });
   const kubernetes = readKubernetes(top.object('kubernetes'), optionalPath);
   const namespaces = readNamespaces(top, kubernetes);
 
@@ -121,8 +117,6 @@ export function parseGatewayConfiguration(
   });
 }
 
-type PathReader = (r: FieldReader, name: string) => string | undefined;
-
 function readListener(r: FieldReader, defaultHost: string, defaultPort: number): MetricsListener {
   const host = r.string('host', defaultHost);
   if (!isHost(host))
@@ -176,62 +170,6 @@ function checkPortConflict(admission: AdmissionListener, metrics: MetricsListene
       invalid(top.path.child('metrics', 'port'), metrics.port, 'must differ from admission.port on the same address'),
     );
   }
-}
-
-function readPlugins(top: FieldReader, optionalPath: PathReader): PluginConfiguration[] {
-  const seen = new Set<string>();
-  const plugins: PluginConfiguration[] = [];
-  top.items('plugins', (r) => {
-    const name = r.requiredString('name');
-    if (name !== undefined) {
-      for (const msg of isDns1123Subdomain(name)) r.report(invalid(r.path.child('name'), name, msg));
-      if (seen.has(name)) r.report(duplicate(r.path.child('name'), name));
-      seen.add(name);
-    }
-    const target = r.requiredString('target');
-    const problem = target === undefined ? undefined : targetProblem(target);
-    if (problem !== undefined) r.report(invalid(r.path.child('target'), target, problem));
-    let tls: PluginConfiguration['tls'];
-    if (r.has('tls')) {
-      const t = r.object('tls');
-      const caFile = optionalPath(t, 'caFile');
-      const certFile = optionalPath(t, 'certFile');
-      const keyFile = optionalPath(t, 'keyFile');
-      if ((certFile === undefined) !== (keyFile === undefined)) {
-        t.report(
-          required(t.path.child(certFile === undefined ? 'certFile' : 'keyFile'), 'certFile and keyFile go together'),
-        );
-      }
-      t.finish();
-      tls = { ...(caFile ? { caFile } : {}), ...(certFile ? { certFile } : {}), ...(keyFile ? { keyFile } : {}) };
-    }
-    const stream = r.bool('stream');
-    r.finish();
-    if (name !== undefined && target !== undefined)
-      plugins.push({ name, target, ...(tls ? { tls } : {}), ...(stream !== undefined ? { stream } : {}) });
-  });
-  return plugins;
-}
-
-/** Why a plugin target is not `unix:///abs/path` or `host:port`, or undefined when it is fine. */
-export function targetProblem(target: string): string | undefined {
-  if (target.startsWith('unix:')) {
-    if (!target.startsWith('unix:///')) return 'unix targets take an absolute path: unix:///run/hookgate/plugin.sock';
-    const socket = target.slice('unix://'.length);
-    if (Buffer.byteLength(socket) > MAX_UNIX_SOCKET_PATH_BYTES)
-      return `socket path must be at most ${MAX_UNIX_SOCKET_PATH_BYTES} bytes long`;
-    return undefined;
-  }
-  const m = /^(\[[^\]]+\]|[^:[\]/]+):(\d{1,5})$/.exec(target);
-  if (!m) return 'must be unix:///absolute/path.sock or host:port ([::1]:port for IPv6)';
-  const rawHost = m[1]!;
-  const bracketed = rawHost.startsWith('[');
-  const host = bracketed ? rawHost.slice(1, -1) : rawHost;
-  if (bracketed ? isIP(host) !== 6 : !isHost(host))
-    return `host ${JSON.stringify(host)} is not an IP address or DNS name`;
-  const port = Number(m[2]);
-  if (port < 1 || port > 65535) return 'port must be between 1 and 65535, inclusive';
-  return undefined;
 }
 
 /**
@@ -293,8 +231,4 @@ function readNamespaces(top: FieldReader, kubernetes: KubernetesAccess): StaticN
     if (name !== undefined) namespaces.push({ name, labels: { ...labels, 'kubernetes.io/metadata.name': name } });
   });
   return namespaces;
-}
-
-function isHost(host: string): boolean {
-  return isIP(host) !== 0 || isDns1123Subdomain(host.toLowerCase()).length === 0;
 }

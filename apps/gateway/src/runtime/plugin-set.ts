@@ -5,10 +5,9 @@
  * running on the old configuration finish. A registered plugin that registered afresh (back after
  * a crash, or changed) gets a new client: a fresh channel and a closed circuit.
  */
-import { readFileSync } from 'node:fs';
-import type { PluginConfiguration } from '@hookgate/config';
+import { loadPluginTls, type PluginConfiguration } from '@hookgate/config';
 import { setCircuitState, forgetPlugin, type GatewayMetrics, type Logger } from '@hookgate/observability';
-import { createPluginClient, type CircuitState, type PluginClient, type PluginTls } from '@hookgate/plugin-client';
+import { createPluginClient, type CircuitState, type PluginClient } from '@hookgate/plugin-client';
 import type { PluginClients } from '../grpc/index.js';
 
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
@@ -40,7 +39,7 @@ export class PluginSet {
   /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
   sync(plugins: readonly PluginSpec[]): PluginClients {
     const next = new Map<string, { key: string; client: PluginClient }>();
-    const tlsByName = new Map(plugins.map((p) => [p.name, readPluginTls(p)] as const));
+    const tlsByName = new Map(plugins.map((p) => [p.name, loadPluginTls(p.tls)] as const));
     for (const plugin of plugins) {
       const key = JSON.stringify({
         target: plugin.target,
@@ -116,14 +115,4 @@ export class PluginSet {
     timer.unref();
     this.#retiring.add(timer);
   }
-}
-
-function readPluginTls(plugin: PluginConfiguration): PluginTls | undefined {
-  const tls = plugin.tls;
-  if (tls === undefined) return undefined;
-  const read = (file: string | undefined) => (file === undefined ? undefined : readFileSync(file));
-  const ca = read(tls.caFile);
-  const cert = read(tls.certFile);
-  const key = read(tls.keyFile);
-  return { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
 }
