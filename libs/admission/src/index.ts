@@ -10,6 +10,7 @@
  *   reply(encodeReview(review.value.version, review.value.request.uid, outcome));
  */
 export * from './result.js';
+export { isPlainObject, ownMember, setOwnMember } from './own-members.js';
 export type * from './types/index.js';
 export * from './errors/index.js';
 export * from './validation/index.js';

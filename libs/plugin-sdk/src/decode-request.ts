@@ -6,7 +6,7 @@
  */
 import { status } from '@grpc/grpc-js';
 import fastJsonPatch from 'fast-json-patch';
-import type { AdmissionRequest, PatchOperation } from '@hookgate/admission';
+import { ownMember, type AdmissionRequest, type PatchOperation } from '@hookgate/admission';
 import type { AdmitRequest__Output } from '@hookgate/proto';
 import { HookCallError, describeError } from './hook-call-error.js';
 
@@ -82,16 +82,6 @@ function parseStanza(
     );
   }
   return request;
-}
-
-/**
- * An own member only: JSON.parse makes `__proto__` an own data member, and what sits inside it must
- * never stand in for the member itself.
- */
-function ownMember(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && Object.hasOwn(value, key)
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
 }
 
 /** base_request is either the stanza or a whole AdmissionReview whose `request` is the stanza. */

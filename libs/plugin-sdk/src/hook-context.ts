@@ -2,7 +2,7 @@
  * The HookRequest a handler receives. A class, so that per-call state is one object whose
  * extra arrays (side effects, warnings, annotations) are only allocated when used.
  */
-import { cloneJsonValue } from '@hookgate/admission';
+import { cloneJsonValue, setOwnMember } from '@hookgate/admission';
 import type {
   AdmissionRequest,
   GroupVersionKind,
@@ -100,12 +100,7 @@ export class HookContext implements HookRequest<KubeObject> {
 
   annotate(key: string, value: string): void {
     // defineProperty: a key named `__proto__` (one copied from the request, say) is an annotation too.
-    Object.defineProperty((this.annotations ??= {}), key, {
-      value: String(value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwnMember((this.annotations ??= {}), key, String(value));
   }
 }
 

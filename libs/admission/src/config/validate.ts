@@ -8,6 +8,7 @@
  * Rules are those for *creating* an object (no update ratcheting), as the apiserver runs them after
  * defaulting: a field that defaulting fills in is therefore not "required" here.
  */
+import { isPlainObject as isObject } from '../own-members.js';
 import { goParseUrl } from '../go-url.js';
 import { decodeBase64 } from '../review/base64.js';
 import { checkMatchConditionExpression } from '../match/cel.js';
@@ -57,8 +58,6 @@ const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const SIDE_EFFECTS_V1 = ['None', 'NoneOnDryRun'];
 const SIDE_EFFECTS_ALL = ['None', 'NoneOnDryRun', 'Some', 'Unknown'];
 
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const given = (v: unknown): boolean => v !== undefined && v !== null;
 
 function describe(v: unknown): string {

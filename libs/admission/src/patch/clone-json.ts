@@ -4,6 +4,7 @@
  * member, as JSON.parse makes it, never a prototype.
  */
 import type { JsonObject, JsonValue } from '../types/json.js';
+import { setOwnMember } from '../own-members.js';
 
 export function cloneJsonValue<T extends JsonValue>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
@@ -25,7 +26,7 @@ function cloneObject(source: JsonObject): JsonObject {
   for (const key of Object.keys(source)) {
     const item = source[key] as JsonValue;
     const cloned = item !== null && typeof item === 'object' ? cloneJsonValue(item) : item;
-    if (key === '__proto__') defineMember(copy, key, cloned);
+    if (key === '__proto__') setOwnMember(copy, key, cloned);
     else copy[key] = cloned;
   }
   return copy;
@@ -37,8 +38,4 @@ export function shallowCopyContainer<T extends JsonObject | JsonValue[]>(contain
   const source = container as JsonObject;
   // Spread defines own members (a `__proto__` member stays a member) on an ordinary object.
   return { ...source } as T;
-}
-
-function defineMember(target: JsonObject, key: string, value: JsonValue): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }

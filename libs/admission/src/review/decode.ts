@@ -8,6 +8,7 @@
  * Every member is read as an own member: a `__proto__` member (JSON.parse makes it an own data
  * member) stays data and never supplies a required field, and neither does anything inherited.
  */
+import { isPlainObject as isObject, ownMember as own, setOwnMember } from '../own-members.js';
 import { err, ok, type Result } from '../result.js';
 import type {
   AdmissionRequest,
@@ -49,8 +50,6 @@ const fail = (field: string, message: string): never => {
   throw new Reject({ field, message: `${field}: ${message}` });
 };
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
@@ -60,9 +59,6 @@ function describe(v: unknown): string {
 }
 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
-
-/** An own member only: nothing inherited, whatever the object's prototype holds. */
-const own = (o: Obj, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
 function optionalString(o: Obj, key: string, path: string): string | undefined {
   const v = own(o, key);
@@ -113,12 +109,7 @@ function decodeUserInfo(v: unknown, path: string): UserInfo {
     const out: Record<string, string[]> = {};
     for (const [k, list] of Object.entries(extra as Obj)) {
       // Go reads a null ExtraValue as an empty list. defineProperty: a key named `__proto__` is data too.
-      Object.defineProperty(out, k, {
-        value: present(list) ? stringList(list, `${path}.extra[${k}]`) : [],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwnMember(out, k, present(list) ? stringList(list, `${path}.extra[${k}]`) : []);
     }
     info.extra = out;
   }

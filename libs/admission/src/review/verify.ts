@@ -8,6 +8,7 @@
 import type { HookAnswer, HookCall, HookReply } from '../types/invoker.js';
 import type { HookFailure, HookFailureKind } from '../types/hook-failure.js';
 import { goQuote } from '../errors/go-quote.js';
+import { isPlainObject as isObject, ownMember as own, setOwnMember } from '../own-members.js';
 import { checkGoJsonSyntax } from '../patch/go-json.js';
 import { decodeBase64Text } from './base64.js';
 import { isJsonBuffer, yamlBodyToValue } from './yaml-body.js';
@@ -202,9 +203,6 @@ function verifyHttpStatus(input: HookHttpResponse): HookReply | undefined {
 // ---------------------------------------------------------------- 2xx body: Go's JSON decode of an AdmissionReview
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** An own member only: a `__proto__` member of the answer is data, nothing inherited is a member. */
-const own = (o: Obj, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
 /** `json: cannot unmarshal <t> into Go struct field <Struct>.<path> of type <goType>`. */
 const typeError = (value: unknown, struct: string, path: string, goType: string): string =>
@@ -317,7 +315,7 @@ const RESPONSE_FIELDS = new Map<string, FieldDecoder>(
       for (const [key, v] of Object.entries(value)) {
         if (v !== null && typeof v !== 'string') return typeError(v, RESPONSE, 'response.auditAnnotations', 'string');
         // defineProperty: a key named `__proto__` is an annotation like any other, as in Go's map.
-        Object.defineProperty(out, key, { value: v ?? '', enumerable: true, writable: true, configurable: true });
+        setOwnMember(out, key, v ?? '');
       }
       r.auditAnnotations = out;
       return undefined;

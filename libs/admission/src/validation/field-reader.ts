@@ -13,6 +13,7 @@
  *
  * Only own keys count (a key named `__proto__` or `constructor` is data, never an inherited member).
  */
+import { isPlainObject as isObject, ownMember, setOwnMember } from '../own-members.js';
 import { FieldPath, invalid, notSupported, required, unknownField, type FieldError } from './field-path.js';
 
 export interface IntRange {
@@ -26,7 +27,6 @@ export interface StringOptions {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const QUOTE_HINT = 'must be a string (quote numbers and booleans in YAML)';
 
 export class FieldReader {
@@ -88,7 +88,7 @@ export class FieldReader {
   /** The raw value; marks the field as known. null counts as absent, as in Kubernetes objects. */
   raw(name: string): unknown {
     this.#read.add(name);
-    const v = Object.hasOwn(this.#value, name) ? this.#value[name] : undefined;
+    const v = ownMember(this.#value, name);
     return v === null ? undefined : v;
   }
 
@@ -205,8 +205,7 @@ export class FieldReader {
     for (const key of map.keys()) {
       const item = map.#value[key];
       // defineProperty: a key `__proto__` is a label like any other, not the object's prototype.
-      if (typeof item === 'string')
-        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      if (typeof item === 'string') setOwnMember(out, key, item);
       else map.invalid(key, item ?? null, QUOTE_HINT);
     }
     return out;
