@@ -7,7 +7,7 @@
  * - the per-request trace at debug level (matched and skipped hooks with reasons, time per hook).
  * The object's name is `objectName`: pino-pretty shows a field called `name` as the logger's name.
  */
-import type { ChainOutcome, TraceEvent } from '@hookgate/admission';
+import { CONDITION_ERRORS_IGNORED, CONDITIONS_FAILED, type ChainOutcome, type TraceEvent } from '@hookgate/admission';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestSummary } from './request-summary.js';
 
@@ -36,7 +36,7 @@ export function logDecision(
   for (const event of outcome.trace) {
     // Most events are fine calls or plain skips: nothing to log, nothing to allocate.
     if (event.type === 'conditions' || (event.type === 'call' && event.outcome === 'allowed')) continue;
-    if (event.type === 'skip' && event.reason !== IGNORED_CONDITION_ERRORS) continue;
+    if (event.type === 'skip' && event.reason !== CONDITION_ERRORS_IGNORED) continue;
     logFailOpen(log, summary, event);
     logHookProblem(log, summary, event);
   }
@@ -57,11 +57,6 @@ export function logDecision(
     'admission decision',
   );
 }
-
-/** The skip reason of a hook whose matchConditions errored under failurePolicy Ignore (libs/admission). */
-const IGNORED_CONDITION_ERRORS = 'matchConditions:ignored-errors';
-/** The reject reason of a hook whose matchConditions errored under failurePolicy Fail (libs/admission). */
-const FAILED_CONDITIONS = 'matchConditions';
 
 const FAIL_OPEN_MESSAGE = 'a hook failed under failurePolicy Ignore; the request goes on without it';
 
@@ -113,7 +108,7 @@ function logDenial(log: FastifyBaseLogger, summary: RequestSummary, outcome: Cha
   const failClosed =
     decisive !== undefined &&
     ((decisive.type === 'call' && decisive.outcome === 'failed-closed') ||
-      (decisive.type === 'reject' && decisive.reason === FAILED_CONDITIONS));
+      (decisive.type === 'reject' && decisive.reason === CONDITIONS_FAILED));
   log.info(
     {
       decision: (failClosed ? 'fail-closed' : 'denied') satisfies DecisionKind,

@@ -3,7 +3,7 @@
  * per hook duration, calls by code, rejections by error type, fail-open and timeouts, match
  * condition exclusions; per request duration and count by outcome.
  */
-import type { ChainOutcome, TraceEvent } from '@hookgate/admission';
+import { CONDITION_ERRORS_IGNORED, type ChainOutcome, type TraceEvent } from '@hookgate/admission';
 import { clampCode, type GatewayMetrics } from '@hookgate/observability';
 import type { RequestSummary } from './request-summary.js';
 
@@ -112,7 +112,7 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
   }
   if (event.type === 'skip') {
     // A false condition, or errors under failurePolicy Ignore: both are `!Matches` upstream (webhook.go).
-    if (event.reason.startsWith('matchCondition:') || event.reason === 'matchConditions:ignored-errors')
+    if (event.reason.startsWith('matchCondition:') || event.reason === CONDITION_ERRORS_IGNORED)
       metrics.matchConditionExclusions.inc(base);
     return;
   }

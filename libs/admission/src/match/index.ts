@@ -20,7 +20,7 @@ export type { SelectorResult } from './selector-result.js';
 export { checkMatchConditionExpression } from './cel.js';
 export { compileMatchConditions, evaluateMatchConditions, buildCelActivation } from './match-conditions.js';
 export type { MatchConditionsResult } from './match-conditions.js';
-export { shouldCallHook } from './should-call.js';
+export { CONDITION_ERRORS_IGNORED, CONDITIONS_FAILED, shouldCallHook } from './should-call.js';
 export type { ShouldCall } from './should-call.js';
 export { HookIndex, buildHookSet } from './hook-index.js';
 export type { HookSet } from './hook-index.js';

@@ -28,6 +28,11 @@ export interface ConditionsEvaluated {
   readonly durationMs: number;
 }
 
+/** The skip reason of a hook whose matchConditions errored under failurePolicy Ignore. */
+export const CONDITION_ERRORS_IGNORED = 'matchConditions:ignored-errors';
+/** The reject reason of a hook whose matchConditions errored under failurePolicy Fail. */
+export const CONDITIONS_FAILED = 'matchConditions';
+
 export type ShouldCall =
   | { readonly kind: 'call'; readonly conditions?: ConditionsEvaluated }
   /**
@@ -76,14 +81,13 @@ function checkMatchConditions(hook: Hook, request: AdmissionRequest, now: (() =>
     case 'skip':
       return {
         kind: 'skip',
-        reason:
-          result.condition !== undefined ? `matchCondition:${result.condition}` : 'matchConditions:ignored-errors',
+        reason: result.condition !== undefined ? `matchCondition:${result.condition}` : CONDITION_ERRORS_IGNORED,
         conditions,
       };
     case 'error': {
       const resource = { group: request.resource.group, resource: request.resource.resource };
       const status = forbiddenStatus(resource, request.name ?? '', result.message);
-      return { kind: 'reject', status, reason: 'matchConditions', conditions };
+      return { kind: 'reject', status, reason: CONDITIONS_FAILED, conditions };
     }
   }
 }
