@@ -28,10 +28,11 @@ export const WEBHOOK_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 25];
 /** The apiserver's step and match-condition buckets. */
 export const STEP_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
 /**
- * Hookgate's own whole-request histogram: the apiserver's webhook buckets plus sub-millisecond
- * ones, since gRPC hooks answer in microseconds and the apiserver's first bucket is 5 ms.
+ * Buckets of Hookgate's own latency histograms (the whole request): the apiserver's webhook
+ * buckets plus sub-millisecond ones, since gRPC hooks answer in microseconds and the apiserver's
+ * first bucket is 5 ms.
  */
-export const REQUEST_LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, ...WEBHOOK_LATENCY_BUCKETS];
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, ...WEBHOOK_LATENCY_BUCKETS];
 
 /** The `kind` label of match-condition metrics: always `webhook` here (the apiserver also has `policy`). */
 export const MATCH_CONDITION_KIND = 'webhook';
@@ -83,7 +84,7 @@ export function createGatewayMetrics(registry: Registry, options: GatewayMetrics
       name: 'hookgate_admission_request_duration_seconds',
       help: 'Time to answer one admission request, by type (admit, validating), operation and outcome (allowed, denied).',
       labelNames: ['type', 'operation', 'outcome'],
-      buckets: REQUEST_LATENCY_BUCKETS,
+      buckets: LATENCY_BUCKETS,
       registers,
     }),
     requests: new Counter<'type' | 'operation' | 'outcome'>({
