@@ -333,9 +333,14 @@ describe('a real Prometheus scraping a running gateway', () => {
 
   it('reports process metrics per worker under their standard names, and the build', async () => {
     const starts = await prometheus.query('process_start_time_seconds{job="hookgate"}');
-    expect(starts.map((s) => s.metric['worker']).sort()).toHaveLength(2);
+    expect(new Set(starts.map((s) => s.metric['worker'])).size).toBe(2);
     const build = await prometheus.query('hookgate_build_info');
-    expect(build.map((s) => s.metric['version'])).toEqual(['0.1.0']);
+    const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'apps/gateway/package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(build.map((s) => [s.metric['version'], s.metric['nodejs_version'], s.value[1]])).toEqual([
+      [version, process.version, '1'],
+    ]);
     const circuit = await prometheus.query('sum by (plugin) (hookgate_plugin_circuit_state{state="closed"})');
     expect(circuit.map((s) => [s.metric['plugin'], s.value[1]])).toEqual([['behaviours', '2']]);
   });
