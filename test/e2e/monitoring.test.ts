@@ -143,6 +143,35 @@ describe('the alert rules and scrape configuration (promtool)', () => {
   });
 });
 
+describe('the Grafana dashboard', () => {
+  it('has unique panel ids and queries every target through the data source variable', async () => {
+    const board = await dashboard();
+    const panels = board.panels.flatMap((p) => [p, ...(p.panels ?? [])]) as (DashboardPanel & {
+      id: number;
+      datasource?: { uid: string };
+      targets?: { refId: string; expr: string; datasource?: { uid: string } }[];
+    })[];
+    expect(new Set(panels.map((p) => p.id)).size).toBe(panels.length);
+    expect(board.templating.list.map((v) => v.name)).toEqual(['datasource', 'instance', 'hook']);
+    for (const panel of panels.filter((p) => p.type !== 'row')) {
+      expect(panel.datasource?.uid, panel.title).toBe('${datasource}');
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets ?? []) {
+        expect(target.datasource?.uid, panel.title).toBe('${datasource}');
+        expect(target.refId, panel.title).toMatch(/^[A-Z]$/);
+      }
+    }
+  });
+
+  it('says in its description which panels wait for the side-effect queue metrics', async () => {
+    const { description } = JSON.parse(await readFile(join(MONITORING, 'hookgate-dashboard.json'), 'utf8')) as {
+      description: string;
+    };
+    expect(description).toContain('hookgate_side_effect_*');
+    expect(description).toContain('hookgate_reconcile_*');
+  });
+});
+
 describe('a real Prometheus scraping a running gateway', () => {
   let dir: TempDir;
   let webhook: TestWebhookServer;
