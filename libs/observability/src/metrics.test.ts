@@ -54,7 +54,7 @@ const APISERVER_ADMISSION_METRICS = [
     name: 'admission_match_condition_evaluation_seconds',
     type: 'histogram',
     labels: ['name', 'kind', 'type', 'operation'],
-    buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25],
   },
 ] as const;
 

@@ -7,15 +7,16 @@
  *
  * Label values are bounded: hook, configuration and plugin names come from the configuration;
  * object names, namespaces and uids never become labels. `type` is the apiserver's: `admit` for
- * mutating hooks, `validating` for validating ones (the step histogram says `admit` / `validate`,
- * as upstream); `operation` is CREATE, UPDATE, DELETE or CONNECT.
+ * mutating hooks, `validating` for validating ones, except where upstream says `validate` (the
+ * step histogram and the match-condition exclusions, `stepType`); `operation` is CREATE, UPDATE,
+ * DELETE or CONNECT.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type PhaseLabel = 'mutating' | 'validating';
 /** The apiserver's `type` label of webhook metrics. */
 export type WebhookTypeLabel = 'admit' | 'validating';
-/** The apiserver's `type` label of the step histogram. */
+/** The apiserver's `type` label of the step histogram and the match-condition exclusions (a webhook's GetType()). */
 export type StepTypeLabel = 'admit' | 'validate';
 export type CircuitState = 'closed' | 'open' | 'half-open';
 export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
@@ -25,8 +26,10 @@ export type RejectionErrorType = 'no_error' | 'calling_webhook_error' | 'apiserv
 
 /** The apiserver's webhook latency buckets (webhook_admission_duration_seconds). */
 export const WEBHOOK_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 25];
-/** The apiserver's step and match-condition buckets. */
+/** The apiserver's step buckets (step_admission_duration_seconds). */
 export const STEP_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
+/** The apiserver's match-condition buckets (match_condition_evaluation_seconds; the first release used the step ones). */
+export const MATCH_CONDITION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25];
 /**
  * Buckets of Hookgate's own latency histograms (the whole request): the apiserver's webhook
  * buckets plus sub-millisecond ones, since gRPC hooks answer in microseconds and the apiserver's
@@ -144,10 +147,10 @@ export function createGatewayMetrics(registry: Registry, options: GatewayMetrics
       labelNames: ['name', 'kind', 'type', 'operation'],
       registers,
     }),
-    /** apiserver_admission_match_condition_exclusions_total. */
+    /** apiserver_admission_match_condition_exclusions_total; type admit | validate, as upstream (webhook.go passes GetType()). */
     matchConditionExclusions: new Counter<'name' | 'kind' | 'type' | 'operation'>({
       name: 'hookgate_admission_match_condition_exclusions_total',
-      help: 'Admission match condition evaluation exclusions count, identified by name of the webhook and broken out for kind (webhook), type (validating or admit) and operation.',
+      help: 'Admission match condition evaluation exclusions count, identified by name of the webhook and broken out for kind (webhook), type (validate or admit) and operation.',
       labelNames: ['name', 'kind', 'type', 'operation'],
       registers,
     }),
@@ -156,7 +159,7 @@ export function createGatewayMetrics(registry: Registry, options: GatewayMetrics
       name: 'hookgate_admission_match_condition_evaluation_seconds',
       help: 'Admission match condition evaluation time in seconds, identified by name and broken out for kind (webhook), type (validating or admit) and operation.',
       labelNames: ['name', 'kind', 'type', 'operation'],
-      buckets: STEP_LATENCY_BUCKETS,
+      buckets: MATCH_CONDITION_BUCKETS,
       registers,
     }),
     /** kind is the side-effect kind a plugin declares (a small fixed vocabulary per plugin); violation: none | dry-run | side-effects-none. */

@@ -82,14 +82,14 @@ describe('recordOutcome', () => {
       name: 'a false match condition',
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchCondition:only-pods' } as TraceEvent,
       lines: [
-        'hookgate_admission_match_condition_exclusions_total{name="h.example.com",kind="webhook",type="validating",operation="CREATE"} 1',
+        'hookgate_admission_match_condition_exclusions_total{name="h.example.com",kind="webhook",type="validate",operation="CREATE"} 1',
       ],
     },
     {
       name: 'a hook skipped because its conditions errored under Ignore',
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchConditions:ignored-errors' } as TraceEvent,
       lines: [
-        'hookgate_admission_match_condition_exclusions_total{name="h.example.com",kind="webhook",type="validating",operation="CREATE"} 1',
+        'hookgate_admission_match_condition_exclusions_total{name="h.example.com",kind="webhook",type="validate",operation="CREATE"} 1',
       ],
     },
   ];

@@ -129,7 +129,7 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
       metrics.matchConditionExclusions.inc({
         name: event.hook,
         kind: MATCH_CONDITION_KIND,
-        type,
+        type: stepType(summary.phase), // `validate`: upstream labels exclusions with the webhook's GetType()
         operation: summary.operation,
       });
     return;
