@@ -208,7 +208,7 @@ describe('bridge webhooks through the gateway process', () => {
   it('aggregates request metrics across both workers', async () => {
     const before =
       sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_admission_requests_total', {
-        phase: 'validating',
+        type: 'validating',
         operation: 'CREATE',
         outcome: 'denied',
       }) ?? 0;
@@ -216,23 +216,29 @@ describe('bridge webhooks through the gateway process', () => {
     const text = await fetchMetrics(gateway.metricsUrl);
     expect(
       sampleValue(text, 'hookgate_admission_requests_total', {
-        phase: 'validating',
+        type: 'validating',
         operation: 'CREATE',
         outcome: 'denied',
       }),
     ).toBe(before + 6);
     expect(
-      sampleValue(text, 'hookgate_webhook_rejections_total', {
+      sampleValue(text, 'hookgate_admission_webhook_rejection_count', {
         name: 'deny.example.com',
         error_type: 'no_error',
         rejection_code: '403',
       }),
     ).toBeGreaterThanOrEqual(6);
     expect(
-      sampleValue(text, 'hookgate_webhook_timeouts_total', { name: 'hang-fail.example.com', phase: 'validating' }),
+      sampleValue(text, 'hookgate_admission_webhook_timeouts_total', {
+        name: 'hang-fail.example.com',
+        type: 'validating',
+      }),
     ).toBe(1);
     expect(
-      sampleValue(text, 'hookgate_webhook_fail_open_total', { name: 'hang-ignore.example.com', phase: 'validating' }),
+      sampleValue(text, 'hookgate_admission_webhook_fail_open_count', {
+        name: 'hang-ignore.example.com',
+        type: 'validating',
+      }),
     ).toBe(1);
     expect(sampleValue(text, 'hookgate_config_generation')).toBe(1);
   });

@@ -345,7 +345,7 @@ describe('the built-in plugins through the gateway process', () => {
   describe('ledger (validating, with side effects in Redis)', () => {
     const key = (value: string) => `${keyPrefix}hostnames/${value}`;
     const sideEffects = async (kind: string) =>
-      sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_webhook_side_effects_total', {
+      sampleValue(await fetchMetrics(gateway.metricsUrl), 'hookgate_admission_webhook_side_effects_total', {
         name: 'ledger.hookgate.dev',
         kind,
         violation: 'none',

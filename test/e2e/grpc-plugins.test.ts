@@ -183,14 +183,14 @@ describe('gRPC plugins through the gateway process', () => {
     await client.post('/validate', reviewOf('resourcequotas', 'ResourceQuota', { dryRun: true }));
     const text = await fetchMetrics(gateway.metricsUrl);
     expect(
-      sampleValue(text, 'hookgate_webhook_side_effects_total', {
+      sampleValue(text, 'hookgate_admission_webhook_side_effects_total', {
         name: 'side-effect.plugin.test',
         kind: 'reservation',
         violation: 'none',
       }),
     ).toBe(1);
     expect(
-      sampleValue(text, 'hookgate_webhook_side_effects_total', {
+      sampleValue(text, 'hookgate_admission_webhook_side_effects_total', {
         name: 'side-effect.plugin.test',
         kind: 'reservation',
         violation: 'dry-run',

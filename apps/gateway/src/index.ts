@@ -9,6 +9,7 @@
  *   const res = await app.inject({ method: 'POST', url: '/validate?timeout=10s', payload: review });
  */
 export { serve, type ServeOptions } from './main.js';
+export { GATEWAY_VERSION } from './version.js';
 export {
   buildGateway,
   DEFAULT_BODY_LIMIT_BYTES,

@@ -41,11 +41,15 @@ describe('clusterMetricsSource', () => {
     });
     await Promise.all(ready);
     const text = await source.collect();
-    expect(text).toContain(
-      'hookgate_admission_requests_total{phase="mutating",operation="CREATE",outcome="allowed"} 2',
-    );
-    expect(text).toContain('hookgate_plugin_circuit_state{plugin="p1",state="open"} 1');
-    expect(text).toContain('hookgate_plugin_circuit_state{plugin="p1",state="closed"} 1');
+    expect(text).toContain('hookgate_admission_requests_total{type="admit",operation="CREATE",outcome="allowed"} 2');
+    // Circuit state per worker: each worker's series reads 1 on its own state, never a sum.
+    const [first, second] = workers.map((w) => String(w.id));
+    expect(text).toContain(`hookgate_plugin_circuit_state{plugin="p1",state="open",worker="${first}"} 1`);
+    expect(text).toContain(`hookgate_plugin_circuit_state{plugin="p1",state="closed",worker="${first}"} 0`);
+    expect(text).toContain(`hookgate_plugin_circuit_state{plugin="p1",state="closed",worker="${second}"} 1`);
+    // Process metrics per worker, the start time included (prom-client's default would omit it).
+    for (const id of [first, second])
+      expect(text).toMatch(new RegExp(`^process_start_time_seconds\\{worker="${id}"\\} \\d+`, 'm'));
     expect(text).toContain('hookgate_config_generation 1');
     expect(text).toContain('hookgate_cluster_workers 2');
   }, 30_000);

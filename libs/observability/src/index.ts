@@ -6,10 +6,11 @@
  *   const registryLog = componentLogger(log, 'registry'); // its lines say component: registry
  *   const nextRequestId = createRequestIds(); // reqId values unique across processes
  *   const registry = createMetricsRegistry({ collectDefault: true });
- *   const metrics = createGatewayMetrics(registry);
- *   metrics.hookRequests.inc({ name, phase: 'mutating', operation: 'CREATE', code: clampCode(200), rejected: 'false' });
+ *   const metrics = createGatewayMetrics(registry, { worker: '1' });
+ *   metrics.hookRequests.inc({ name, type: webhookType('mutating'), operation: 'CREATE', code: clampCode(200), rejected: 'false' });
+ *   registerBuildInfo(registry, { version: '0.1.0' });
  *   // /metrics: registryMetricsSource(registry), or across node:cluster workers:
- *   //   worker: exposeWorkerMetrics([registry]); primary: clusterMetricsSource()
+ *   //   worker: exposeWorkerMetrics([registry, createWorkerProcessRegistry('1')]); primary: clusterMetricsSource()
  *   const listener = await startHealthListener({ host, port, metrics: registryMetricsSource(registry), notReadyReason });
  */
 export * from './logger.js';

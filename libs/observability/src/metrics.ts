@@ -1,119 +1,179 @@
 /**
- * Metric definitions for the gateway, after the apiserver's admission metrics (k8s-semantics §21),
- * named `hookgate_<subsystem>_<name>_<unit>`.
+ * Metric definitions for the gateway. The per-hook metrics are the apiserver's
+ * `apiserver_admission_*` metrics (staging/src/k8s.io/apiserver/pkg/admission/metrics/metrics.go)
+ * with `hookgate_` in place of `apiserver_`: same names, label names, label values and buckets, so
+ * a dashboard or alert written for the apiserver carries over by changing the prefix. Metrics the
+ * apiserver has no counterpart for are named `hookgate_<subsystem>_<name>_<unit>`.
  *
  * Label values are bounded: hook, configuration and plugin names come from the configuration;
- * object names, namespaces and uids never become labels. `phase` is `mutating` or `validating`
- * (the apiserver's `type` label says `admit`/`validating`), `operation` is CREATE, UPDATE, DELETE
- * or CONNECT.
+ * object names, namespaces and uids never become labels. `type` is the apiserver's: `admit` for
+ * mutating hooks, `validating` for validating ones, except where upstream says `validate` (the
+ * step histogram and the match-condition exclusions, `stepType`); `operation` is CREATE, UPDATE,
+ * DELETE or CONNECT.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type PhaseLabel = 'mutating' | 'validating';
+/** The apiserver's `type` label of webhook metrics. */
+export type WebhookTypeLabel = 'admit' | 'validating';
+/** The apiserver's `type` label of the step histogram and the match-condition exclusions (a webhook's GetType()). */
+export type StepTypeLabel = 'admit' | 'validate';
 export type CircuitState = 'closed' | 'open' | 'half-open';
 export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
 
-/** The apiserver's rejection error types (§21). */
+/** The apiserver's rejection error types. */
 export type RejectionErrorType = 'no_error' | 'calling_webhook_error' | 'apiserver_internal_error';
 
-/** Latency buckets: the apiserver's (5 ms … 25 s) plus sub-millisecond ones, since gRPC hooks answer in µs. */
-export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25];
-/** The apiserver's match-condition evaluation buckets. */
-export const MATCH_CONDITION_BUCKETS = [0.0001, 0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25];
+/** The apiserver's webhook latency buckets (webhook_admission_duration_seconds). */
+export const WEBHOOK_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 25];
+/** The apiserver's step buckets (step_admission_duration_seconds). */
+export const STEP_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
+/** The apiserver's match-condition buckets (match_condition_evaluation_seconds; the first release used the step ones). */
+export const MATCH_CONDITION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25];
+/**
+ * Buckets of Hookgate's own latency histograms (the whole request): the apiserver's webhook
+ * buckets plus sub-millisecond ones, since gRPC hooks answer in microseconds and the apiserver's
+ * first bucket is 5 ms.
+ */
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, ...WEBHOOK_LATENCY_BUCKETS];
+
+/** The `kind` label of match-condition metrics: always `webhook` here (the apiserver also has `policy`). */
+export const MATCH_CONDITION_KIND = 'webhook';
+
+export function webhookType(phase: PhaseLabel): WebhookTypeLabel {
+  return phase === 'mutating' ? 'admit' : 'validating';
+}
+
+export function stepType(phase: PhaseLabel): StepTypeLabel {
+  return phase === 'mutating' ? 'admit' : 'validate';
+}
 
 export interface MetricsRegistryOptions {
-  /** Node process metrics (CPU, memory, event-loop lag) with the `hookgate_` prefix. */
+  /** prom-client's default process and Node metrics, under their standard names (no prefix). */
   collectDefault?: boolean;
 }
 
 export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Registry {
   const registry = new Registry();
-  if (options.collectDefault) collectDefaultMetrics({ register: registry, prefix: 'hookgate_' });
+  if (options.collectDefault) collectDefaultMetrics({ register: registry });
   return registry;
 }
 
-export function createGatewayMetrics(registry: Registry) {
+/**
+ * The default process and Node metrics of one node:cluster worker, every series labelled
+ * `worker="<id>"`: summed across workers they would be meaningless (start time, max fds, heap
+ * limits), so each worker's series stays its own. prom-client's aggregators would drop
+ * `process_start_time_seconds` ('omit'); with one value per label set, 'sum' passes each through.
+ */
+export function createWorkerProcessRegistry(worker: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ worker });
+  collectDefaultMetrics({ register: registry });
+  for (const metric of registry.getMetricsAsArray()) (metric as { aggregator: string }).aggregator = 'sum';
+  return registry;
+}
+
+export interface GatewayMetricsOptions {
+  /** The `worker` label of per-worker gauges: the node:cluster worker id, `0` in a single process. */
+  worker?: string;
+}
+
+export function createGatewayMetrics(registry: Registry, options: GatewayMetricsOptions = {}) {
   const registers = [registry];
   return {
-    /** One admission request to /mutate or /validate, whole chain. outcome: allowed | denied | error (bad request, internal). */
-    requestDuration: new Histogram<'phase' | 'operation' | 'outcome'>({
+    worker: options.worker ?? '0',
+    /** One admission request to /mutate or /validate, whole chain (Hookgate's own, sub-ms buckets). */
+    requestDuration: new Histogram<'type' | 'operation' | 'outcome'>({
       name: 'hookgate_admission_request_duration_seconds',
-      help: 'Time to answer one admission request, by phase, operation and outcome.',
-      labelNames: ['phase', 'operation', 'outcome'],
+      help: 'Time to answer one admission request, by type (admit, validating), operation and outcome (allowed, denied).',
+      labelNames: ['type', 'operation', 'outcome'],
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    requests: new Counter<'phase' | 'operation' | 'outcome'>({
+    requests: new Counter<'type' | 'operation' | 'outcome'>({
       name: 'hookgate_admission_requests_total',
-      help: 'Admission requests answered, by phase, operation and outcome.',
-      labelNames: ['phase', 'operation', 'outcome'],
+      help: 'Admission requests answered, by type (admit, validating), operation and outcome (allowed, denied).',
+      labelNames: ['type', 'operation', 'outcome'],
       registers,
     }),
-    /** Every hook call (apiserver_admission_webhook_admission_duration_seconds). */
-    hookDuration: new Histogram<'name' | 'phase' | 'operation' | 'rejected'>({
-      name: 'hookgate_webhook_admission_duration_seconds',
-      help: 'Time of one hook call, by hook name, phase, operation and whether it rejected the request.',
-      labelNames: ['name', 'phase', 'operation', 'rejected'],
-      buckets: LATENCY_BUCKETS,
+    /** apiserver_admission_step_admission_duration_seconds: the whole mutating or validating step. */
+    stepDuration: new Histogram<'type' | 'operation' | 'rejected'>({
+      name: 'hookgate_admission_step_admission_duration_seconds',
+      help: 'Admission sub-step latency histogram in seconds, broken out for each operation and step type (validate or admit).',
+      labelNames: ['type', 'operation', 'rejected'],
+      buckets: STEP_LATENCY_BUCKETS,
       registers,
     }),
-    /** code: 200 on success, the rejection code, the calling error's code, 0 otherwise; use clampCode. */
-    hookRequests: new Counter<'name' | 'phase' | 'operation' | 'code' | 'rejected'>({
-      name: 'hookgate_webhook_requests_total',
-      help: 'Hook calls, by hook name, phase, operation, status code and whether the request was rejected.',
-      labelNames: ['name', 'phase', 'operation', 'code', 'rejected'],
+    /** apiserver_admission_webhook_admission_duration_seconds: every hook call. */
+    hookDuration: new Histogram<'name' | 'type' | 'operation' | 'rejected'>({
+      name: 'hookgate_admission_webhook_admission_duration_seconds',
+      help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and type (validating or admit).',
+      labelNames: ['name', 'type', 'operation', 'rejected'],
+      buckets: WEBHOOK_LATENCY_BUCKETS,
       registers,
     }),
-    hookRejections: new Counter<'name' | 'phase' | 'operation' | 'error_type' | 'rejection_code'>({
-      name: 'hookgate_webhook_rejections_total',
-      help: 'Requests rejected by a hook: denials (no_error), calling errors under Fail, internal errors.',
-      labelNames: ['name', 'phase', 'operation', 'error_type', 'rejection_code'],
+    /** apiserver_admission_webhook_request_total. code: 200, the rejection or calling error's code, 0 otherwise; use clampCode. */
+    hookRequests: new Counter<'name' | 'type' | 'operation' | 'code' | 'rejected'>({
+      name: 'hookgate_admission_webhook_request_total',
+      help: 'Admission webhook request total, identified by name and broken out for each admission type (validating or admit) and operation, whether the request was rejected and the HTTP status code (above 600 counted as 600).',
+      labelNames: ['name', 'type', 'operation', 'code', 'rejected'],
       registers,
     }),
-    hookFailOpen: new Counter<'name' | 'phase'>({
-      name: 'hookgate_webhook_fail_open_total',
-      help: 'Hook calls that failed and were ignored because the hook has failurePolicy Ignore.',
-      labelNames: ['name', 'phase'],
+    /** apiserver_admission_webhook_rejection_count. */
+    hookRejections: new Counter<'name' | 'type' | 'operation' | 'error_type' | 'rejection_code'>({
+      name: 'hookgate_admission_webhook_rejection_count',
+      help: 'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation, error type (calling_webhook_error, apiserver_internal_error, no_error) and rejection code.',
+      labelNames: ['name', 'type', 'operation', 'error_type', 'rejection_code'],
       registers,
     }),
-    hookTimeouts: new Counter<'name' | 'phase'>({
-      name: 'hookgate_webhook_timeouts_total',
-      help: 'Hook calls that did not answer within their deadline (or could not start in time).',
-      labelNames: ['name', 'phase'],
+    /** apiserver_admission_webhook_fail_open_count. */
+    hookFailOpen: new Counter<'name' | 'type'>({
+      name: 'hookgate_admission_webhook_fail_open_count',
+      help: 'Admission webhook fail open count, identified by name and broken out for each admission type (validating or admit).',
+      labelNames: ['name', 'type'],
       registers,
     }),
-    matchConditionErrors: new Counter<'name' | 'phase' | 'operation'>({
-      name: 'hookgate_match_condition_evaluation_errors_total',
-      help: 'matchConditions expressions that failed to evaluate, by hook.',
-      labelNames: ['name', 'phase', 'operation'],
+    /** Hookgate's own: the apiserver counts a timeout only as a calling error. */
+    hookTimeouts: new Counter<'name' | 'type'>({
+      name: 'hookgate_admission_webhook_timeouts_total',
+      help: 'Hook calls that did not answer within their deadline (or could not start in time), by name and type (validating or admit).',
+      labelNames: ['name', 'type'],
       registers,
     }),
-    matchConditionExclusions: new Counter<'name' | 'phase' | 'operation'>({
-      name: 'hookgate_match_condition_exclusions_total',
-      help: 'Requests a hook skipped by its matchConditions: one was false, or they errored under failurePolicy Ignore.',
-      labelNames: ['name', 'phase', 'operation'],
+    /** apiserver_admission_match_condition_evaluation_errors_total (kind is always webhook). */
+    matchConditionErrors: new Counter<'name' | 'kind' | 'type' | 'operation'>({
+      name: 'hookgate_admission_match_condition_evaluation_errors_total',
+      help: 'Admission match condition evaluation errors count, identified by name of the webhook and broken out for kind (webhook), type (validating or admit) and operation.',
+      labelNames: ['name', 'kind', 'type', 'operation'],
       registers,
     }),
-    matchConditionDuration: new Histogram<'name' | 'phase' | 'operation'>({
-      name: 'hookgate_match_condition_evaluation_seconds',
-      help: "Time to evaluate a hook's matchConditions.",
-      labelNames: ['name', 'phase', 'operation'],
+    /** apiserver_admission_match_condition_exclusions_total; type admit | validate, as upstream (webhook.go passes GetType()). */
+    matchConditionExclusions: new Counter<'name' | 'kind' | 'type' | 'operation'>({
+      name: 'hookgate_admission_match_condition_exclusions_total',
+      help: 'Admission match condition evaluation exclusions count, identified by name of the webhook and broken out for kind (webhook), type (validate or admit) and operation.',
+      labelNames: ['name', 'kind', 'type', 'operation'],
+      registers,
+    }),
+    /** apiserver_admission_match_condition_evaluation_seconds. */
+    matchConditionDuration: new Histogram<'name' | 'kind' | 'type' | 'operation'>({
+      name: 'hookgate_admission_match_condition_evaluation_seconds',
+      help: 'Admission match condition evaluation time in seconds, identified by name and broken out for kind (webhook), type (validating or admit) and operation.',
+      labelNames: ['name', 'kind', 'type', 'operation'],
       buckets: MATCH_CONDITION_BUCKETS,
       registers,
     }),
     /** kind is the side-effect kind a plugin declares (a small fixed vocabulary per plugin); violation: none | dry-run | side-effects-none. */
-    sideEffects: new Counter<'name' | 'phase' | 'kind' | 'violation'>({
-      name: 'hookgate_webhook_side_effects_total',
+    sideEffects: new Counter<'name' | 'type' | 'kind' | 'violation'>({
+      name: 'hookgate_admission_webhook_side_effects_total',
       help: 'Side effects reported by hooks; violation says when one was reported for a dryRun request or by a hook with sideEffects None.',
-      labelNames: ['name', 'phase', 'kind', 'violation'],
+      labelNames: ['name', 'type', 'kind', 'violation'],
       registers,
     }),
-    /** One series per plugin and state, 1 for the current state (aggregated: number of workers in that state). */
-    circuitState: new Gauge<'plugin' | 'state'>({
+    /** Per worker: each worker has its own breaker per plugin, so a sum would say nothing. */
+    circuitState: new Gauge<'plugin' | 'state' | 'worker'>({
       name: 'hookgate_plugin_circuit_state',
-      help: 'Circuit breaker state per plugin: 1 on the current state (summed across workers).',
-      labelNames: ['plugin', 'state'],
-      aggregator: 'sum',
+      help: "Circuit breaker state per plugin and gateway worker: 1 on the worker's current state, 0 on the others.",
+      labelNames: ['plugin', 'state', 'worker'],
       registers,
     }),
     strayAnswers: new Counter<'plugin'>({
@@ -152,9 +212,10 @@ export function createGatewayMetrics(registry: Registry) {
       labelNames: ['source', 'result'],
       registers,
     }),
+    /** The earliest across workers: the one that will fail first. */
     tlsCertificateExpiry: new Gauge({
       name: 'hookgate_tls_serving_certificate_expiry_timestamp_seconds',
-      help: "Unix time at which the admission listener's serving certificate expires.",
+      help: "Unix time at which the admission listener's serving certificate expires (the earliest across workers).",
       aggregator: 'min',
       registers,
     }),
@@ -163,6 +224,9 @@ export function createGatewayMetrics(registry: Registry) {
 
 export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;
 
+/** The metric objects of a GatewayMetrics (every member but the worker label). */
+export type GatewayMetricKey = Exclude<keyof GatewayMetrics, 'worker'>;
+
 /** The apiserver's code label rule: codes above 600 count as 600, non-HTTP errors as 0. */
 export function clampCode(code: number): string {
   if (!Number.isFinite(code) || code < 0) return '0';
@@ -170,12 +234,13 @@ export function clampCode(code: number): string {
 }
 
 export function setCircuitState(metrics: GatewayMetrics, plugin: string, state: CircuitState): void {
-  for (const s of CIRCUIT_STATES) metrics.circuitState.set({ plugin, state: s }, s === state ? 1 : 0);
+  const worker = metrics.worker;
+  for (const s of CIRCUIT_STATES) metrics.circuitState.set({ plugin, state: s, worker }, s === state ? 1 : 0);
 }
 
 /** Remove a plugin's series when it is deregistered, so the gauge does not report a ghost. */
 export function forgetPlugin(metrics: GatewayMetrics, plugin: string): void {
-  for (const s of CIRCUIT_STATES) metrics.circuitState.remove({ plugin, state: s });
+  for (const s of CIRCUIT_STATES) metrics.circuitState.remove({ plugin, state: s, worker: metrics.worker });
   metrics.strayAnswers.remove({ plugin });
 }
 
@@ -188,4 +253,20 @@ export function recordConfigReload(metrics: GatewayMetrics, record: ConfigReload
     metrics.configGeneration.set(record.generation);
     metrics.configLastSuccess.set(record.at.getTime() / 1000);
   }
+}
+
+export interface BuildInfo {
+  /** The Hookgate release (the gateway package's version). */
+  readonly version: string;
+}
+
+/** `hookgate_build_info{version, nodejs_version} 1`, as Prometheus and Kubernetes components export theirs. */
+export function registerBuildInfo(registry: Registry, info: BuildInfo): void {
+  new Gauge<'version' | 'nodejs_version'>({
+    name: 'hookgate_build_info',
+    help: 'A metric with a constant 1 labelled by the Hookgate version and the Node.js version it runs on.',
+    labelNames: ['version', 'nodejs_version'],
+    aggregator: 'first',
+    registers: [registry],
+  }).set({ version: info.version, nodejs_version: process.version }, 1);
 }

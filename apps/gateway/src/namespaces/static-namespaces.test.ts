@@ -45,3 +45,13 @@ describe('staticNamespaces', () => {
     expect('labels' in result && Object.isFrozen(result.labels)).toBe(true);
   });
 });
+
+describe('staticNamespaces lookup counting', () => {
+  it('reports each lookup as static, found or not found', () => {
+    const seen: string[] = [];
+    const source = staticNamespaces([{ name: 'team-a' }], (source, outcome) => seen.push(`${source} ${outcome}`));
+    source.lookup('team-a');
+    source.lookup('missing');
+    expect(seen).toEqual(['static found', 'static not_found']);
+  });
+});

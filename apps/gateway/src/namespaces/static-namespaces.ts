@@ -5,19 +5,27 @@
  */
 import type { NamespaceLookupResult } from '@hookgate/admission';
 import { NOT_FOUND, buildFoundResult } from './namespace-result.js';
-import type { NamespaceSource } from './namespace-source.js';
+import type { LookupOutcome, LookupSource, NamespaceSource } from './namespace-source.js';
 
 export interface StaticNamespace {
   readonly name: string;
   readonly labels?: Readonly<Record<string, string>>;
 }
 
-export function staticNamespaces(list: readonly StaticNamespace[]): NamespaceSource {
+/** `onLookup` is called once per lookup with source `static`, for hookgate_namespace_lookups_total. */
+export function staticNamespaces(
+  list: readonly StaticNamespace[],
+  onLookup: (source: LookupSource, outcome: LookupOutcome) => void = () => undefined,
+): NamespaceSource {
   const byName = new Map<string, NamespaceLookupResult>(
     list.map((ns) => [ns.name, buildFoundResult({ metadata: { name: ns.name, labels: { ...ns.labels } } })]),
   );
   return {
-    lookup: (name) => byName.get(name) ?? NOT_FOUND,
+    lookup: (name) => {
+      const found = byName.get(name);
+      onLookup('static', found === undefined ? 'not_found' : 'found');
+      return found ?? NOT_FOUND;
+    },
     ready: () => true,
     whenSynced: () => Promise.resolve(),
     close: () => Promise.resolve(),

@@ -5,9 +5,9 @@
  * aggregated worker metrics with its own and a name must appear once.
  */
 import type { Registry } from 'prom-client';
-import type { GatewayMetrics } from '@hookgate/observability';
+import type { GatewayMetricKey, GatewayMetrics } from '@hookgate/observability';
 
-const PRIMARY_OWNED: readonly (keyof GatewayMetrics)[] = [
+const PRIMARY_OWNED: readonly GatewayMetricKey[] = [
   'configReloads',
   'configLastReloadSuccessful',
   'configLastSuccess',
@@ -15,7 +15,7 @@ const PRIMARY_OWNED: readonly (keyof GatewayMetrics)[] = [
 ];
 
 export function keepPrimaryMetrics(registry: Registry, metrics: GatewayMetrics): void {
-  for (const key of Object.keys(metrics) as (keyof GatewayMetrics)[]) {
+  for (const key of metricKeys(metrics)) {
     if (!PRIMARY_OWNED.includes(key)) registry.removeSingleMetric(metricName(metrics, key));
   }
 }
@@ -24,6 +24,10 @@ export function keepWorkerMetrics(registry: Registry, metrics: GatewayMetrics): 
   for (const key of PRIMARY_OWNED) registry.removeSingleMetric(metricName(metrics, key));
 }
 
-function metricName(metrics: GatewayMetrics, key: keyof GatewayMetrics): string {
+function metricKeys(metrics: GatewayMetrics): GatewayMetricKey[] {
+  return (Object.keys(metrics) as (keyof GatewayMetrics)[]).filter((key): key is GatewayMetricKey => key !== 'worker');
+}
+
+function metricName(metrics: GatewayMetrics, key: GatewayMetricKey): string {
   return (metrics[key] as unknown as { name: string }).name;
 }

@@ -22,7 +22,7 @@ describe('PluginSet', () => {
       const third = set.sync([{ name: 'c', target: '127.0.0.1:4', stream: false }]);
       expect([...third.keys()]).toEqual(['c']);
       const text = await registry.metrics();
-      expect(text).toContain('hookgate_plugin_circuit_state{plugin="c",state="closed"} 1');
+      expect(text).toContain('hookgate_plugin_circuit_state{plugin="c",state="closed",worker="0"} 1');
       expect(text).not.toContain('plugin="a"');
     } finally {
       set.close();

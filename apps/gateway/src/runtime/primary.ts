@@ -18,11 +18,13 @@ import {
   createLogger,
   createMetricsRegistry,
   recordConfigReload,
+  registerBuildInfo,
   startHealthListener,
   type HealthListener,
   type Logger,
 } from '@hookgate/observability';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
+import { GATEWAY_VERSION } from '../version.js';
 import { applyServeOptions } from './effective-configuration.js';
 import { isWorkerMessage, type PrimaryMessage } from './messages.js';
 import { keepPrimaryMetrics } from './metric-ownership.js';
@@ -63,6 +65,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   const metricsRegistry = createMetricsRegistry();
   const metrics = createGatewayMetrics(metricsRegistry);
   keepPrimaryMetrics(metricsRegistry, metrics);
+  registerBuildInfo(metricsRegistry, { version: GATEWAY_VERSION });
   recordConfigReload(metrics, { ok: true, generation: 1, at: holder.current().loadedAt });
 
   try {

@@ -12,7 +12,7 @@ import { type HookInvoker, type RequestBudgetOptions } from '@hookgate/admission
 import type { GatewayConfiguration, LoadedConfiguration } from '@hookgate/config';
 import type { GatewayMetrics, Logger } from '@hookgate/observability';
 import { staticNamespaces } from '../namespaces/static-namespaces.js';
-import type { NamespaceSource } from '../namespaces/namespace-source.js';
+import type { LookupOutcome, LookupSource, NamespaceSource } from '../namespaces/namespace-source.js';
 import { createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
 import type { GatewayState, GatewayStateSource } from '../server/gateway-state.js';
 import { PluginSet, type PluginSpec } from './plugin-set.js';
@@ -147,7 +147,7 @@ export class WorkerState implements GatewayStateSource {
     const previous = this.#namespaces?.source;
     const source =
       gateway.kubernetes.mode === 'none'
-        ? staticNamespaces(gateway.namespaces)
+        ? staticNamespaces(gateway.namespaces, this.#countLookup)
         : await this.#informer(gateway.kubernetes);
     this.#namespaces = { key, source };
     void previous?.close();
@@ -163,7 +163,11 @@ export class WorkerState implements GatewayStateSource {
         : { mode: 'kubeconfig' as const, ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
     return informerNamespacesFor(access, {
       log: this.log,
-      onLookup: (source, result) => this.metrics.namespaceLookups.inc({ source, result }),
+      onLookup: this.#countLookup,
     });
   }
+
+  readonly #countLookup = (source: LookupSource, result: LookupOutcome): void => {
+    this.metrics.namespaceLookups.inc({ source, result });
+  };
 }

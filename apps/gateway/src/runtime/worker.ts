@@ -12,6 +12,7 @@ import {
   createGatewayMetrics,
   createLogger,
   createMetricsRegistry,
+  createWorkerProcessRegistry,
   exposeWorkerMetrics,
   type Logger,
 } from '@hookgate/observability';
@@ -33,10 +34,12 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     level: options.logLevel ?? 'info',
     base: { worker: cluster.worker?.id ?? 0 },
   });
-  const registry = createMetricsRegistry({ collectDefault: true });
-  const metrics = createGatewayMetrics(registry);
+  const workerId = String(cluster.worker?.id ?? 0);
+  const registry = createMetricsRegistry();
+  const metrics = createGatewayMetrics(registry, { worker: workerId });
   keepWorkerMetrics(registry, metrics);
-  exposeWorkerMetrics([registry]);
+  // Process and Node metrics per worker (labelled worker="<id>"); the hook metrics summed.
+  exposeWorkerMetrics([registry, createWorkerProcessRegistry(workerId)]);
 
   const inbox = openPrimaryInbox(send);
   const first = await inbox.first;

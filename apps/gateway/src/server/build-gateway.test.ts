@@ -299,10 +299,10 @@ describe('buildGateway', () => {
   it('records per-hook and per-request metrics', async () => {
     const text = await gateway.registry.metrics();
     expect(text).toMatch(
-      /hookgate_webhook_requests_total\{name="add-label.example.com",phase="mutating",operation="CREATE",code="200",rejected="false"\} \d+/,
+      /hookgate_admission_webhook_request_total\{name="add-label.example.com",type="admit",operation="CREATE",code="200",rejected="false"\} \d+/,
     );
     expect(text).toMatch(
-      /hookgate_admission_requests_total\{phase="validating",operation="CREATE",outcome="allowed"\} \d+/,
+      /hookgate_admission_requests_total\{type="validating",operation="CREATE",outcome="allowed"\} \d+/,
     );
   });
 });

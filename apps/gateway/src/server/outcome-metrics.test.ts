@@ -42,54 +42,54 @@ describe('recordOutcome', () => {
       name: 'an allowed call',
       event: call('allowed', 200),
       lines: [
-        'hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="200",rejected="false"} 1',
+        'hookgate_admission_webhook_request_total{name="h.example.com",type="validating",operation="CREATE",code="200",rejected="false"} 1',
       ],
     },
     {
       name: 'a denial',
       event: call('denied', 403),
       lines: [
-        'hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="403",rejected="true"} 1',
-        'hookgate_webhook_rejections_total{name="h.example.com",phase="validating",operation="CREATE",error_type="no_error",rejection_code="403"} 1',
+        'hookgate_admission_webhook_request_total{name="h.example.com",type="validating",operation="CREATE",code="403",rejected="true"} 1',
+        'hookgate_admission_webhook_rejection_count{name="h.example.com",type="validating",operation="CREATE",error_type="no_error",rejection_code="403"} 1',
       ],
     },
     {
       name: 'a timeout under Fail',
       event: call('failed-closed', 503, 'timeout'),
       lines: [
-        'hookgate_webhook_rejections_total{name="h.example.com",phase="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="503"} 1',
-        'hookgate_webhook_timeouts_total{name="h.example.com",phase="validating"} 1',
+        'hookgate_admission_webhook_rejection_count{name="h.example.com",type="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="503"} 1',
+        'hookgate_admission_webhook_timeouts_total{name="h.example.com",type="validating"} 1',
       ],
     },
     {
       name: 'a transport failure under Ignore',
       event: call('failed-open', 503, 'transport'),
       lines: [
-        'hookgate_webhook_requests_total{name="h.example.com",phase="validating",operation="CREATE",code="503",rejected="false"} 1',
-        'hookgate_webhook_fail_open_total{name="h.example.com",phase="validating"} 1',
+        'hookgate_admission_webhook_request_total{name="h.example.com",type="validating",operation="CREATE",code="503",rejected="false"} 1',
+        'hookgate_admission_webhook_fail_open_count{name="h.example.com",type="validating"} 1',
       ],
     },
     {
       name: 'match conditions with two erroring expressions, evaluated in 3 ms',
       event: { type: 'conditions', hook: 'h.example.com', round: 0, errors: 2, durationMs: 3 } as TraceEvent,
       lines: [
-        'hookgate_match_condition_evaluation_errors_total{name="h.example.com",phase="validating",operation="CREATE"} 2',
-        'hookgate_match_condition_evaluation_seconds_count{name="h.example.com",phase="validating",operation="CREATE"} 1',
-        'hookgate_match_condition_evaluation_seconds_sum{name="h.example.com",phase="validating",operation="CREATE"} 0.003',
+        'hookgate_admission_match_condition_evaluation_errors_total{name="h.example.com",kind="webhook",type="validating",operation="CREATE"} 2',
+        'hookgate_admission_match_condition_evaluation_seconds_count{name="h.example.com",kind="webhook",type="validating",operation="CREATE"} 1',
+        'hookgate_admission_match_condition_evaluation_seconds_sum{name="h.example.com",kind="webhook",type="validating",operation="CREATE"} 0.003',
       ],
     },
     {
       name: 'a false match condition',
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchCondition:only-pods' } as TraceEvent,
       lines: [
-        'hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1',
+        'hookgate_admission_match_condition_exclusions_total{name="h.example.com",kind="webhook",type="validate",operation="CREATE"} 1',
       ],
     },
     {
       name: 'a hook skipped because its conditions errored under Ignore',
       event: { type: 'skip', hook: 'h.example.com', round: 0, reason: 'matchConditions:ignored-errors' } as TraceEvent,
       lines: [
-        'hookgate_match_condition_exclusions_total{name="h.example.com",phase="validating",operation="CREATE"} 1',
+        'hookgate_admission_match_condition_exclusions_total{name="h.example.com",kind="webhook",type="validate",operation="CREATE"} 1',
       ],
     },
   ];
@@ -99,7 +99,27 @@ describe('recordOutcome', () => {
     const text = await registry.metrics();
     for (const line of lines) expect(text).toContain(line);
     expect(text).toContain(
-      'hookgate_admission_requests_total{phase="validating",operation="CREATE",outcome="allowed"} 1',
+      'hookgate_admission_requests_total{type="validating",operation="CREATE",outcome="allowed"} 1',
+    );
+    expect(text).toContain(
+      'hookgate_admission_step_admission_duration_seconds_count{type="validate",operation="CREATE",rejected="false"} 1',
+    );
+  });
+
+  it('labels mutating requests type admit, and a denied step rejected', async () => {
+    const registry = createMetricsRegistry();
+    const mutating: RequestSummary = { ...summary, phase: 'mutating' };
+    recordOutcome(createGatewayMetrics(registry), mutating, outcomeOf([call('denied', 403)], false), 0.01);
+    const text = await registry.metrics();
+    expect(text).toContain(
+      'hookgate_admission_webhook_rejection_count{name="h.example.com",type="admit",operation="CREATE",error_type="no_error",rejection_code="403"} 1',
+    );
+    expect(text).toContain(
+      'hookgate_admission_webhook_admission_duration_seconds_count{name="h.example.com",type="admit",operation="CREATE",rejected="true"} 1',
+    );
+    expect(text).toContain('hookgate_admission_requests_total{type="admit",operation="CREATE",outcome="denied"} 1');
+    expect(text).toContain(
+      'hookgate_admission_step_admission_duration_seconds_count{type="admit",operation="CREATE",rejected="true"} 1',
     );
   });
 });

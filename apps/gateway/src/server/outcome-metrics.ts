@@ -1,14 +1,17 @@
 /**
- * Metrics from the chain's trace, after the apiserver's admission metrics (k8s-semantics §21):
- * per hook duration, calls by code, rejections by error type, fail-open and timeouts, match
- * condition exclusions; per request duration and count by outcome.
+ * Metrics from the chain's trace, recorded where and as the apiserver's dispatchers record
+ * theirs (mutating/dispatcher.go, validating/dispatcher.go, matchconditions/matcher.go): per hook
+ * duration, calls by code, rejections by error type, fail-open, match condition errors,
+ * exclusions and time; the step histogram; plus Hookgate's timeouts and per-request count and
+ * duration by outcome.
  */
 import { CONDITION_ERRORS_IGNORED, type ChainOutcome, type TraceEvent } from '@hookgate/admission';
-import { clampCode, type GatewayMetrics } from '@hookgate/observability';
+import { MATCH_CONDITION_KIND, clampCode, stepType, webhookType, type GatewayMetrics } from '@hookgate/observability';
 import type { RequestSummary } from './request-summary.js';
 
-export type RequestOutcomeLabel = 'allowed' | 'denied' | 'error';
+export type RequestOutcomeLabel = 'allowed' | 'denied';
 
+/** A request no hook matched (allowed without a chain) or one the chain answered. */
 export function recordRequest(
   metrics: GatewayMetrics,
   summary: Pick<RequestSummary, 'phase' | 'operation'>,
@@ -18,6 +21,7 @@ export function recordRequest(
   const series = requestSeries(metrics, summary.phase, summary.operation, outcome);
   series.count.inc();
   series.duration.observe(seconds);
+  series.step.observe(seconds);
 }
 
 /**
@@ -28,6 +32,7 @@ export function recordRequest(
 interface RequestSeries {
   readonly count: { inc(value?: number): void };
   readonly duration: { observe(value: number): void };
+  readonly step: { observe(value: number): void };
 }
 
 interface CallSeries {
@@ -46,7 +51,7 @@ function cacheOf<T>(caches: WeakMap<GatewayMetrics, Map<string, T>>, metrics: Ga
 
 function requestSeries(
   metrics: GatewayMetrics,
-  phase: string,
+  phase: RequestSummary['phase'],
   operation: string,
   outcome: RequestOutcomeLabel,
 ): RequestSeries {
@@ -54,8 +59,13 @@ function requestSeries(
   const key = `${phase}\u0000${operation}\u0000${outcome}`;
   let series = cache.get(key);
   if (series === undefined) {
-    const labels = { phase, operation, outcome };
-    series = { count: metrics.requests.labels(labels), duration: metrics.requestDuration.labels(labels) };
+    const labels = { type: webhookType(phase), operation, outcome };
+    series = {
+      count: metrics.requests.labels(labels),
+      duration: metrics.requestDuration.labels(labels),
+      // The apiserver's step is rejected when the phase answered with an error (a denial).
+      step: metrics.stepDuration.labels({ type: stepType(phase), operation, rejected: String(outcome === 'denied') }),
+    };
     cache.set(key, series);
   }
   return series;
@@ -64,20 +74,20 @@ function requestSeries(
 function callSeries(
   metrics: GatewayMetrics,
   name: string,
-  phase: string,
+  type: string,
   operation: string,
   code: string,
   rejected: boolean,
 ): CallSeries {
   const cache = cacheOf(callSeriesCache, metrics);
-  const key = `${name}\u0000${phase}\u0000${operation}\u0000${code}\u0000${rejected ? 1 : 0}`;
+  const key = `${name}\u0000${type}\u0000${operation}\u0000${code}\u0000${rejected ? 1 : 0}`;
   let series = cache.get(key);
   if (series === undefined) {
     // Label order as elsewhere: the exposition lists labels in the order of the first label object.
     const flag = String(rejected);
     series = {
-      duration: metrics.hookDuration.labels({ name, phase, operation, rejected: flag }),
-      count: metrics.hookRequests.labels({ name, phase, operation, code, rejected: flag }),
+      duration: metrics.hookDuration.labels({ name, type, operation, rejected: flag }),
+      count: metrics.hookRequests.labels({ name, type, operation, code, rejected: flag }),
     };
     cache.set(key, series);
   }
@@ -95,25 +105,33 @@ export function recordOutcome(
 }
 
 function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: TraceEvent): void {
+  const type = webhookType(summary.phase);
   if (event.type === 'call' && event.outcome === 'allowed') {
     // The common case: two cached series, no label objects.
-    const series = callSeries(metrics, event.hook, summary.phase, summary.operation, clampCode(event.code), false);
+    const series = callSeries(metrics, event.hook, type, summary.operation, clampCode(event.code), false);
     series.duration.observe(event.durationMs / 1000);
     series.count.inc();
-    if (event.failure?.kind === 'timeout') metrics.hookTimeouts.inc({ name: event.hook, phase: summary.phase });
+    if (event.failure?.kind === 'timeout') metrics.hookTimeouts.inc({ name: event.hook, type });
     return;
   }
-  const base = { name: event.hook, phase: summary.phase, operation: summary.operation };
+  const base = { name: event.hook, type, operation: summary.operation };
   if (event.type === 'conditions') {
+    // In the apiserver's label order (the exposition follows the first label object's order).
+    const conditions = { name: event.hook, kind: MATCH_CONDITION_KIND, type, operation: summary.operation };
     // Every erroring expression counts, also when a false one then skipped the hook.
-    if (event.errors > 0) metrics.matchConditionErrors.inc(base, event.errors);
-    metrics.matchConditionDuration.observe(base, event.durationMs / 1000);
+    if (event.errors > 0) metrics.matchConditionErrors.inc(conditions, event.errors);
+    metrics.matchConditionDuration.observe(conditions, event.durationMs / 1000);
     return;
   }
   if (event.type === 'skip') {
     // A false condition, or errors under failurePolicy Ignore: both are `!Matches` upstream (webhook.go).
     if (event.reason.startsWith('matchCondition:') || event.reason === CONDITION_ERRORS_IGNORED)
-      metrics.matchConditionExclusions.inc(base);
+      metrics.matchConditionExclusions.inc({
+        name: event.hook,
+        kind: MATCH_CONDITION_KIND,
+        type: stepType(summary.phase), // `validate`: upstream labels exclusions with the webhook's GetType()
+        operation: summary.operation,
+      });
     return;
   }
   if (event.type === 'reject') {
@@ -129,7 +147,7 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
     metrics.hookDuration.observe({ ...base, rejected: String(rejected) }, event.durationMs / 1000);
     metrics.hookRequests.inc({ ...base, code: clampCode(event.code), rejected: String(rejected) });
   }
-  if (event.failure?.kind === 'timeout') metrics.hookTimeouts.inc({ name: event.hook, phase: summary.phase });
+  if (event.failure?.kind === 'timeout') metrics.hookTimeouts.inc({ name: event.hook, type });
   switch (event.outcome) {
     case 'denied':
       metrics.hookRejections.inc({ ...base, error_type: 'no_error', rejection_code: clampCode(event.code) });
@@ -142,7 +160,7 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
       });
       return;
     case 'failed-open':
-      metrics.hookFailOpen.inc({ name: event.hook, phase: summary.phase });
+      metrics.hookFailOpen.inc({ name: event.hook, type });
       return;
     case 'refused':
     case 'patch-error':

@@ -57,7 +57,7 @@ describe('loggingSideEffectSink', () => {
     });
     expect(JSON.stringify(lines)).not.toContain('secret-payload');
     expect(await registry.metrics()).toContain(
-      `hookgate_webhook_side_effects_total{name="quota.example.com",phase="validating",kind="reservation",violation="${label}"} 1`,
+      `hookgate_admission_webhook_side_effects_total{name="quota.example.com",type="validating",kind="reservation",violation="${label}"} 1`,
     );
   });
 });

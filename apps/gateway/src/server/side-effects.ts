@@ -4,7 +4,7 @@
  * request, or by a hook whose sideEffects is None) are logged at warn. Payloads are never logged.
  */
 import type { ReportedSideEffect } from '@hookgate/admission';
-import type { GatewayMetrics, Logger } from '@hookgate/observability';
+import { webhookType, type GatewayMetrics, type Logger } from '@hookgate/observability';
 
 /** What the chain's outcome tells a sink about the request (no object contents). */
 export interface SideEffectContext {
@@ -28,7 +28,7 @@ export function loggingSideEffectSink(log: Logger, metrics: GatewayMetrics): Sid
       for (const effect of effects) {
         metrics.sideEffects.inc({
           name: effect.hook,
-          phase: context.phase,
+          type: webhookType(context.phase),
           kind: effect.kind,
           violation: effect.violation ?? 'none',
         });
