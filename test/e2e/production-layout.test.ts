@@ -23,6 +23,7 @@ import { AdmissionClient, decodePatch } from '../src/admission-client.js';
 import { pluginFile } from '../src/builtin-plugins.js';
 import { corpusReview, inNamespace } from '../src/corpus.js';
 import { gatewayConfigYaml } from '../src/gateway-config.js';
+import { execForm, readDockerfile, workspacesOf, type Stage } from '../src/dockerfile.js';
 
 const DEV_ONLY = ['tsx', 'typescript', 'vitest', '@vitest', 'esbuild', 'nx', 'fast-check'];
 /** Processes started from the layout see none of the repository's development settings. */
@@ -102,5 +103,60 @@ describe('the production layout (built output, production dependencies only)', (
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("the Dockerfile's images (held to the production layout; Docker does not run here)", () => {
+  const IMAGES = ['gateway', 'controller', 'plugins'];
+  let stages: Stage[];
+  let dir: string;
+  beforeAll(async () => {
+    stages = await readDockerfile();
+    dir = await mkdtemp(join(tmpdir(), 'hookgate-images-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const stage = (name: string): Stage => {
+    const found = stages.find((s) => s.name === name);
+    if (found === undefined) throw new Error(`the Dockerfile has no stage ${name}`);
+    return found;
+  };
+  const args = (of: Stage, keyword: string): string[] =>
+    of.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
+
+  it.each(IMAGES)('%s: runs as a numeric non-root user, from production dependencies only', (image) => {
+    const final = stage(image);
+    expect(args(final, 'USER')).toEqual([expect.stringMatching(/^[1-9]\d*:[1-9]\d*$/)]);
+    expect(args(final, 'COPY')).toEqual([`--from=${image}-deps --chown=0:0 /app ./`]);
+    const [install] = args(stage(`${image}-deps`), 'RUN');
+    expect(install).toContain('npm ci --omit=dev');
+  });
+
+  it.each(IMAGES)('%s: installs the layout it copies, and its entry points are in that layout', async (image) => {
+    const [install = ''] = args(stage(`${image}-deps`), 'RUN');
+    const workspaces = workspacesOf(install);
+    // The build stage writes /layout/<image> for the same packages the deps stage installs.
+    const layoutCommand = args(stage('build'), 'RUN')
+      .flatMap((run) => run.split('&&'))
+      .find((command) => command.includes(`-- /layout/${image} `));
+    expect(layoutCommand?.split(`-- /layout/${image} `)[1]?.trim().split(' ')).toEqual(workspaces);
+
+    const layoutDir = join(dir, image);
+    const layout = await writeProductionLayout(REPO_ROOT, layoutDir, workspaces);
+    const entry = [...execForm(args(stage(image), 'ENTRYPOINT')[0]!), ...execForm(args(stage(image), 'CMD')[0]!)];
+    const bins = await Promise.all(
+      layout.shipped.map(async (folder) => {
+        const manifest = JSON.parse(await readFile(join(layoutDir, folder, 'package.json'), 'utf8')) as {
+          bin?: Record<string, string>;
+        };
+        return Object.values(manifest.bin ?? {}).map((bin) => join(layoutDir, folder, bin));
+      }),
+    );
+    const files = [
+      ...entry.filter((arg) => arg.startsWith('/app/')).map((arg) => join(layoutDir, arg.slice(5))),
+      ...bins.flat(),
+    ];
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect((await stat(file)).isFile(), file).toBe(true);
   });
 });
