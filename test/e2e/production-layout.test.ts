@@ -6,6 +6,7 @@
  * with the plugin's patch. Needs the build (`npm test` builds first: this project's test target
  * depends on the build of the CLI and pod-defaults; alone: `npm run build` first).
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ import {
 import { startPluginProcess, type PluginProcess } from '@hookgate/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient, decodePatch } from '../src/admission-client.js';
-import { pluginFile } from '../src/builtin-plugins.js';
+import { BUILTIN_PLUGINS, pluginFile } from '../src/builtin-plugins.js';
 import { corpusReview, inNamespace } from '../src/corpus.js';
 import { gatewayConfigYaml } from '../src/gateway-config.js';
 import { execForm, readDockerfile, workspacesOf, type Stage } from '../src/dockerfile.js';
@@ -28,6 +29,18 @@ import { execForm, readDockerfile, workspacesOf, type Stage } from '../src/docke
 const DEV_ONLY = ['tsx', 'typescript', 'vitest', '@vitest', 'esbuild', 'nx', 'fast-check'];
 /** Processes started from the layout see none of the repository's development settings. */
 const PRODUCTION_ENV = { NODE_OPTIONS: undefined, npm_config_node_options: undefined };
+
+/** `node <script>` with no arguments and the production environment: exit code and stderr. */
+function runNode(script: string, cwd: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [script],
+      { cwd, env: { ...process.env, ...PRODUCTION_ENV }, timeout: 30_000 },
+      (error, _out, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : error ? -1 : 0, stderr }),
+    );
+  });
+}
 
 describe('the production layout (built output, production dependencies only)', () => {
   let dir: string;
@@ -40,7 +53,8 @@ describe('the production layout (built output, production dependencies only)', (
     layoutDir = join(dir, 'app');
     const layout = await writeProductionLayout(REPO_ROOT, layoutDir, [
       '@hookgate/cli',
-      '@hookgate/plugin-pod-defaults',
+      '@hookgate/controller',
+      ...BUILTIN_PLUGINS.map((name) => `@hookgate/plugin-${name}`),
     ]);
     // From the npm cache `npm ci` of the repository filled; the registry only for what it lacks.
     await installProductionDependencies(layoutDir, layout);
@@ -62,6 +76,17 @@ describe('the production layout (built output, production dependencies only)', (
     }
     // The gRPC contract is loaded from .proto files at run time: they ship beside dist/.
     expect((await stat(join(layoutDir, 'libs/proto/proto/hookgate/plugin/v1/plugin.proto'))).isFile()).toBe(true);
+  });
+
+  // Every module of each entry point loads (static imports, the ledger's Lua scripts) before it
+  // checks its arguments: the usage message proves the whole module graph runs from the layout.
+  const entryPoints: [app: string, code: number, usage: string][] = [
+    ['apps/controller', 2, 'usage: controller --config'],
+    ...BUILTIN_PLUGINS.map((name): [string, number, string] => [`apps/plugins/${name}`, 1, `usage: ${name} --config`]),
+  ];
+  it.each(entryPoints)('%s/dist/main.js loads from the layout', async (app, code, usage) => {
+    const run = await runNode(join(layoutDir, app, 'dist/main.js'), layoutDir);
+    expect(run).toEqual({ code, stderr: expect.stringContaining(usage) });
   });
 
   it('serves a review over HTTPS from the built gateway and plugin', async () => {
