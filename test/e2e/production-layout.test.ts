@@ -4,7 +4,7 @@
  * dependency in it, and the gateway (`hookgate serve`) and the pod-defaults plugin started from it
  * with plain node, without the repository's development condition: a review over HTTPS is answered
  * with the plugin's patch. Needs the build (`npm test` builds first: this project's test target
- * depends on the build of the CLI and pod-defaults; alone: `npm run build` first).
+ * depends on the build of the CLI, the controller and the plugins; alone: `npm run build` first).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
