@@ -100,7 +100,8 @@ export default {
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      conditionNames: ['import', 'node', 'default'],
+      // 'development' first: workspace packages resolve to their TypeScript sources, as in the typecheck.
+      conditionNames: ['development', 'import', 'node', 'default'],
       extensions: ['.ts', '.mts', '.js', '.mjs', '.json'],
     },
     skipAnalysisNotInRules: true,

@@ -23,7 +23,7 @@ const START_TIMEOUT_MS = 60_000;
 // Commands of the doc that this test starts itself (with free ports), or that only create the reader's folder.
 const SERVE_STATIC = 'npx hookgate serve --config hookgate --insecure-http';
 const SERVE_REGISTRY = 'npx hookgate serve --config self-registration --insecure-http';
-const START_REGISTERED = 'node --import tsx src/main-registered.ts';
+const START_REGISTERED = 'node --conditions=development --import tsx src/main-registered.ts';
 const REVIEW = 'npx hookgate review --config hookgate review.json';
 const MKDIR = 'mkdir -p apps/plugins/hello && cd apps/plugins/hello && mkdir src hookgate self-registration';
 const NOT_RUN = new Set([MKDIR, 'npm start', SERVE_STATIC, SERVE_REGISTRY, START_REGISTERED]);
@@ -95,22 +95,24 @@ async function exampleFiles(dir: string): Promise<string[]> {
 const CHILD_ENV = {
   ...Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'FORCE_COLOR',
+      // NODE_OPTIONS: a shell has not the development condition npm sets (.npmrc); commands give it.
+      ([key]) => !key.startsWith('VITEST') && !['NODE_ENV', 'FORCE_COLOR', 'NODE_OPTIONS'].includes(key),
     ),
   ),
   NO_COLOR: '1',
 };
 
-/** A plugin of the example, started as the doc starts it (`node --import tsx <entry>`), from the example folder. */
+/**
+ * A plugin of the example, started as the doc starts it (`node [--conditions=development] --import tsx
+ * <entry>`), from the example folder.
+ */
 function startExamplePlugin(command: string, env: Record<string, string>): PluginProcess {
-  const [node, importFlag, loader, entry, ...rest] = command.split(' ');
-  expect([node, importFlag, loader, rest.length], `the doc's plugin command: ${command}`).toEqual([
-    'node',
-    '--import',
-    'tsx',
-    0,
-  ]);
-  return startPluginProcess({ cwd: EXAMPLE, entry: entry!, args: [], env: { ...CHILD_ENV, ...env } });
+  const [node, ...flags] = command.split(' ');
+  const entry = flags.pop();
+  expect([node, flags.filter((f) => f !== '--conditions=development')], `the doc's plugin command: ${command}`).toEqual(
+    ['node', ['--import', 'tsx']],
+  );
+  return startPluginProcess({ cwd: EXAMPLE, entry: entry!, execArgv: flags, args: [], env: { ...CHILD_ENV, ...env } });
 }
 
 /** The first JSON log line of `plugin` whose msg is `msg` (seen or future). */
@@ -229,7 +231,8 @@ describe('docs/write-a-plugin.md', () => {
         JSON.parse(await readFile(join(EXAMPLE, 'package.json'), 'utf8')) as { scripts: { start: string } }
       ).scripts.start;
       expect(script).toBe('node --import tsx src/main.ts');
-      plugin = startExamplePlugin(script, { LISTEN: '127.0.0.1:0' });
+      // `npm start`: npm runs the script with the repository's node-options (.npmrc).
+      plugin = startExamplePlugin(script, { LISTEN: '127.0.0.1:0', NODE_OPTIONS: '--conditions=development' });
       cleanups.push(() => plugin.stop());
       const target = String((await pluginLogLine(plugin, 'plugin serving'))['target']);
 

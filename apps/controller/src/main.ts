@@ -1,5 +1,6 @@
+#!/usr/bin/env node
 /**
- * controller process: `node --import tsx apps/controller/src/main.ts --config controller.yaml`.
+ * controller process: `hookgate-controller --config controller.yaml` (built: dist/main.js; from source: `npm start --`).
  * The only module that reads argv and the environment (REDIS_URL overrides redis.url).
  * SIGTERM/SIGINT: stop taking jobs, give running ones shutdownTimeoutMs, exit 0.
  */

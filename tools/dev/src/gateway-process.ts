@@ -55,10 +55,15 @@ export interface StartGatewayOptions {
   readonly metricsPort?: number;
   /** Node flags for the gateway process (`--cpu-prof`, ...), before the CLI script. */
   readonly execArgv?: readonly string[];
+  /** The `hookgate` script to run (default the repository's CLI_BIN; a production layout's own). */
+  readonly cliBin?: string;
+  /** Working directory of the process (default the repository root). */
+  readonly cwd?: string;
   /** How long stop() waits after SIGTERM before SIGKILL (default 8 s). */
   readonly stopGraceMs?: number;
   readonly extraArgs?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
+  /** Added to this process's environment; `undefined` removes a variable (e.g. NODE_OPTIONS). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Serve plain http (default true: most tests exercise semantics, not TLS). */
   readonly insecureHttp?: boolean;
   readonly readyTimeoutMs?: number;
@@ -81,7 +86,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   for (const [name, content] of Object.entries(options.files ?? {})) await writeFile(join(dir, name), content);
   const args = [
     ...(options.execArgv ?? []),
-    CLI_BIN,
+    options.cliBin ?? CLI_BIN,
     'serve',
     '--config',
     configPath,
@@ -97,7 +102,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     ...(options.extraArgs ?? []),
   ];
   const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, HOOKGATE_LOG_LEVEL: 'debug', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,3 +13,9 @@ export {
   type LogLine,
   type StartGatewayOptions,
 } from './gateway-process.js';
+export {
+  installProductionDependencies,
+  writeProductionLayout,
+  type InstallOptions,
+  type ProductionLayout,
+} from './production-layout.js';

@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * immutable-fields process: `node --import tsx src/main.ts --config immutable-fields.yaml --listen unix:///run/hookgate/immutable-fields.sock [--hook NAME]`.
+ * immutable-fields process: `hookgate-immutable-fields --config immutable-fields.yaml --listen unix:///run/hookgate/immutable-fields.sock [--hook NAME]`
+ * (the built dist/main.js; from source in the repository: `npm start -w <this package> -- <flags>`).
  * SIGTERM/SIGINT: stop accepting, finish in-flight calls, exit (the SDK's handleSignals).
  */
 import { parseArgs } from 'node:util';

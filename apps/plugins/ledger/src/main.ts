@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * ledger process: `node --import tsx src/main.ts --config ledger.yaml --listen unix:///run/hookgate/ledger.sock [--hook NAME]`.
+ * ledger process: `hookgate-ledger --config ledger.yaml --listen unix:///run/hookgate/ledger.sock [--hook NAME]`
+ * (the built dist/main.js; from source in the repository: `npm start -w <this package> -- <flags>`).
  * Redis from REDIS_URL (default redis://127.0.0.1:6379). SIGTERM/SIGINT: stop accepting, finish
  * in-flight calls, close Redis, exit.
  */

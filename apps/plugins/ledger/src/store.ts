@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 
-const script = (name: string): string => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
+const script = (name: string): string => readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), 'utf8');
 const SCRIPTS = {
   ledgerClaim: script('claim'),
   ledgerSettle: script('settle'),

@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * pod-defaults process: `node --import tsx src/main.ts --config pod-defaults.yaml --listen unix:///run/hookgate/pod-defaults.sock [--hook NAME]`.
+ * pod-defaults process: `hookgate-pod-defaults --config pod-defaults.yaml --listen unix:///run/hookgate/pod-defaults.sock [--hook NAME]`
+ * (the built dist/main.js; from source in the repository: `npm start -w <this package> -- <flags>`).
  * SIGTERM/SIGINT: stop accepting, finish in-flight calls, exit (the SDK's handleSignals).
  */
 import { parseArgs } from 'node:util';

@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * required-labels process: `node --import tsx src/main.ts --config required-labels.yaml --listen unix:///run/hookgate/required-labels.sock [--hook NAME]`.
+ * required-labels process: `hookgate-required-labels --config required-labels.yaml --listen unix:///run/hookgate/required-labels.sock [--hook NAME]`
+ * (the built dist/main.js; from source in the repository: `npm start -w <this package> -- <flags>`).
  * SIGTERM/SIGINT: stop accepting, finish in-flight calls, exit (the SDK's handleSignals).
  */
 import { parseArgs } from 'node:util';

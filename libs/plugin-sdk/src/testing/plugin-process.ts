@@ -1,5 +1,5 @@
 /**
- * Runs a plugin's entry file as a real process (node --import tsx), as an operator would: ready
+ * Runs a plugin's entry file as a real process (node --import tsx, or built JavaScript), as an operator would: ready
  * when it answers grpc.health.v1 on its socket (serving) or prints a line (waitForOutput). Cleanup
  * is by pid, never by name. The one plugin-process helper: the repository's e2e tests build on it.
  */
@@ -15,10 +15,12 @@ export interface PluginProcessOptions {
   /** The plugin's folder; the process runs there. */
   cwd: string;
   args: string[];
-  /** Added to this process's environment. */
-  env?: Record<string, string>;
+  /** Added to this process's environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
   /** Relative to cwd (or absolute). */
   entry?: string;
+  /** Node flags before the entry; default `--import tsx` (a TypeScript entry), `[]` for built JavaScript. */
+  execArgv?: string[];
 }
 
 export interface PluginProcess {
@@ -43,8 +45,9 @@ export function startPluginProcess({
   args,
   env = {},
   entry = 'src/main.ts',
+  execArgv = ['--import', 'tsx'],
 }: PluginProcessOptions): PluginProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const child = spawn(process.execPath, [...execArgv, entry, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
