@@ -22,7 +22,10 @@ import {
   type HealthListener,
   type Logger,
 } from '@hookgate/observability';
+import { HG_ERR_GATEWAY_LISTEN } from '@hookgate/errors';
+import { watchBreakGlass } from '../break-glass/index.js';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
+import { breakGlassDetails, createBreakGlassGauge, reportBreakGlass } from './break-glass-report.js';
 import { applyServeOptions } from './effective-configuration.js';
 import { isWorkerMessage, type PrimaryMessage } from './messages.js';
 import { keepPrimaryMetrics } from './metric-ownership.js';
@@ -75,12 +78,24 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   }
   const runningRegistry = registry;
 
-  const configurationMessage = (): PrimaryMessage => ({
-    type: 'hookgate:configuration',
-    generation: holder.generation,
-    configuration: holder.current().prepared,
-    registry: runningRegistry.snapshot(),
+  // Break glass: read before the first worker asks for its configuration, followed from then on.
+  const breakGlassGauge = createBreakGlassGauge(metricsRegistry);
+  const breakGlass = await watchBreakGlass(gateway.stateDir, (state) => {
+    reportBreakGlass(log, breakGlassGauge, state, gateway.stateDir);
+    pool.broadcast({ type: 'hookgate:break-glass', ...(state ? { breakGlass: state } : {}) });
   });
+  reportBreakGlass(log, breakGlassGauge, breakGlass.current(), gateway.stateDir, true);
+
+  const configurationMessage = (): PrimaryMessage => {
+    const glass = breakGlass.current();
+    return {
+      type: 'hookgate:configuration',
+      generation: holder.generation,
+      configuration: holder.current().prepared,
+      registry: runningRegistry.snapshot(),
+      ...(glass ? { breakGlass: glass } : {}),
+    };
+  };
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);
   let shuttingDown = false;
   let health: HealthListener;
@@ -95,13 +110,16 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
           : pool.listeningCount() === 0
             ? 'admission listener not accepting yet'
             : undefined,
+      notLiveReason: () => pool.notLiveReason(),
+      readyDetails: () => breakGlassDetails(breakGlass.current()),
     });
   } catch (error) {
     // The open registry socket would keep the process alive with nothing served.
+    breakGlass.close();
     await runningRegistry.close();
-    process.stderr.write(
-      `hookgate: cannot serve /metrics, /livez and /readyz: ${(error as Error).message}; nothing started\n`,
-    );
+    const { code = 'UNKNOWN', message } = error as NodeJS.ErrnoException;
+    const address = urlOf('http', gateway.metrics.host, gateway.metrics.port).slice('http://'.length);
+    logListenFailure(log, '/metrics, /livez and /readyz', address, code, message);
     return 1;
   }
   const metricsUrl = urlOf('http', gateway.metrics.host, health.port);
@@ -170,6 +188,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       shuttingDown = true;
       log.info({ signal }, 'shutting down: workers stop accepting and finish in-flight requests');
       watch.close();
+      breakGlass.close();
       unhookSighup();
       // The registry stops taking registrations and writes its last state while workers drain.
       await Promise.all([pool.stop(SHUTDOWN_GRACE_MS), runningRegistry.close()]);
@@ -178,11 +197,27 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       resolve(0);
     };
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+    pool.onListenFailed((failure) => {
+      logListenFailure(log, 'admission requests', failure.address, failure.code, failure.cause);
+      void shutdown('admission listener could not bind').then(() => resolve(1));
+    });
     pool.onGaveUp(() => {
       log.fatal({}, 'workers keep crashing: giving up');
       void shutdown('crash loop').then(() => resolve(1));
     });
   });
+}
+
+/** One fatal line naming the address and the cause; `hookgate serve` then exits 1. */
+function logListenFailure(log: Logger, what: string, address: string, code: string, cause: string): void {
+  const error = new HG_ERR_GATEWAY_LISTEN(what, address, describeBindError(code, cause), code);
+  log.fatal({ address, code, cause, errorCode: error.code }, error.message);
+}
+
+/** Node's text repeats the address (`listen EADDRINUSE: address already in use 127.0.0.1:8443`): keep its reason. */
+function describeBindError(code: string, cause: string): string {
+  const match = /^listen \w+: (.*?)(?: \S+:\d+)?$/.exec(cause);
+  return match?.[1] ?? cause;
 }
 
 function counts(c: LoadedConfiguration) {
