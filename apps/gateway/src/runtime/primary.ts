@@ -183,7 +183,8 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   pool.start();
 
   return new Promise<number>((resolve) => {
-    const shutdown = async (signal: string) => {
+    /** `exitCode`: 0 when asked to stop; 1 when the gateway cannot go on (a listener, a crash loop). */
+    const shutdown = async (signal: string, exitCode = 0) => {
       if (shuttingDown) return;
       shuttingDown = true;
       log.info({ signal }, 'shutting down: workers stop accepting and finish in-flight requests');
@@ -194,16 +195,16 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       await Promise.all([pool.stop(SHUTDOWN_GRACE_MS), runningRegistry.close()]);
       await health.close();
       log.info({}, 'hookgate stopped');
-      resolve(0);
+      resolve(exitCode);
     };
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
     pool.onListenFailed((failure) => {
       logListenFailure(log, 'admission requests', failure.address, failure.code, failure.cause);
-      void shutdown('admission listener could not bind').then(() => resolve(1));
+      void shutdown('admission listener could not bind', 1);
     });
     pool.onGaveUp(() => {
       log.fatal({}, 'workers keep crashing: giving up');
-      void shutdown('crash loop').then(() => resolve(1));
+      void shutdown('crash loop', 1);
     });
   });
 }
@@ -214,10 +215,15 @@ function logListenFailure(log: Logger, what: string, address: string, code: stri
   log.fatal({ address, code, cause, errorCode: error.code }, error.message);
 }
 
-/** Node's text repeats the address (`listen EADDRINUSE: address already in use 127.0.0.1:8443`): keep its reason. */
+/** The system error codes a bind fails with, in words; any other keeps Node's own text. */
+const BIND_ERRORS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'address already in use',
+  EACCES: 'permission denied (a port below 1024 needs privileges)',
+  EADDRNOTAVAIL: 'no such address on this host',
+};
+
 function describeBindError(code: string, cause: string): string {
-  const match = /^listen \w+: (.*?)(?: \S+:\d+)?$/.exec(cause);
-  return match?.[1] ?? cause;
+  return BIND_ERRORS[code] ?? cause;
 }
 
 function counts(c: LoadedConfiguration) {
