@@ -43,12 +43,11 @@ describe('startHealthListener', () => {
   });
 
   it('answers /livez 503 with the reason the process is not alive, and shows details on /readyz either way', async () => {
-    let notLive: string | undefined;
-    let notReady: string | undefined;
+    const reasons: { notLive?: string; notReady?: string } = {};
     const listener = await start({
       metrics: { contentType: 'text/plain', collect: async () => '' },
-      notReadyReason: () => notReady,
-      notLiveReason: () => notLive,
+      notReadyReason: () => reasons.notReady,
+      notLiveReason: () => reasons.notLive,
       readyDetails: () => ['break glass is ON: every hook fails open'],
     });
     expect(await get(listener, '/livez')).toMatchObject({ status: 200, body: 'ok' });
@@ -56,8 +55,8 @@ describe('startHealthListener', () => {
       status: 200,
       body: 'ok\nbreak glass is ON: every hook fails open',
     });
-    notLive = 'no gateway worker is listening for admission requests';
-    notReady = 'admission listener not accepting yet';
+    reasons.notLive = 'no gateway worker is listening for admission requests';
+    reasons.notReady = 'admission listener not accepting yet';
     expect(await get(listener, '/livez')).toMatchObject({
       status: 503,
       body: 'not alive: no gateway worker is listening for admission requests',
