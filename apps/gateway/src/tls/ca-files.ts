@@ -43,7 +43,12 @@ function slotPaths(stateDir: string, slot: CaSlot) {
 
 export function summarizeCa(certPem: string): CaSummary {
   const cert = new X509Certificate(certPem);
-  return { subject: cert.subject, fingerprint256: cert.fingerprint256, notAfter: new Date(cert.validTo).toISOString() };
+  // Node prints one attribute per line; one line reads better in a message.
+  return {
+    subject: cert.subject.split('\n').join(', '),
+    fingerprint256: cert.fingerprint256,
+    notAfter: new Date(cert.validTo).toISOString(),
+  };
 }
 
 async function locked<T>(stateDir: string, fn: () => Promise<T>): Promise<T> {
