@@ -49,6 +49,7 @@ export async function printWebhooksCommand(
     opts.urlHost ??
     (gateway.admission.host === '0.0.0.0' || gateway.admission.host === '::' ? '127.0.0.1' : gateway.admission.host);
   const docs = buildRegistrations({ configuration: loaded.value, urlHost: host, ...(caBundle ? { caBundle } : {}) });
-  out.write(docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
+  // No anchors and aliases for the selector the webhooks share: plain YAML for kubectl, kustomize and people.
+  out.write(docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
   return 0;
 }
