@@ -75,6 +75,9 @@ describe('registration webhooks and the break-glass switch', () => {
       response: { allowed: true, auditAnnotations: { 'failed-open.validating_round_0_index_0': 'closed.example.com' } },
     });
     expect(await validate('/validate')).toMatchObject({ response: { allowed: true } });
+    expect(gateway.logs.find((l) => l['decision'] === 'fail-open' && l['hook'] === 'closed.example.com')).toMatchObject(
+      { breakGlass: true },
+    );
     expect(await gauge()).toBe(1);
     expect(await readyz()).toMatch(
       /^ok\nbreak glass is ON since \S+ \(INC-42 policy service down\): every hook fails open$/,

@@ -75,7 +75,8 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
     const outcome = await RUN[phase](hooks, admission, env);
     const elapsed = ctx.now() - started;
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
-    logDecision(request.log, summary, outcome, elapsed);
+    // Under break glass every decision line says why a Fail hook failed open.
+    logDecision(state.breakGlass ? request.log.child({ breakGlass: true }) : request.log, summary, outcome, elapsed);
     if (outcome.sideEffects.length > 0)
       ctx.sideEffects.record(outcome.sideEffects, { ...summary, allowed: outcome.allowed });
     return encodeReview(version, admission.uid, {

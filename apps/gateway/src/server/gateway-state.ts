@@ -20,6 +20,8 @@ export interface GatewayState {
    * (before break glass); split from `hooks` when absent.
    */
   readonly hooksByPolicy?: PolicyHookSets;
+  /** The break-glass switch is on: every hook is served failing open; decision lines say so. */
+  readonly breakGlass?: boolean;
   readonly plugins: PluginClients;
   /** Namespace labels for namespaceSelector (static labels are part of the configuration). */
   readonly namespaces: NamespaceLookup;
