@@ -22,11 +22,11 @@ import {
   type HealthListener,
   type Logger,
 } from '@hookgate/observability';
-import { HG_ERR_GATEWAY_LISTEN } from '@hookgate/errors';
 import { watchBreakGlass } from '../break-glass/index.js';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
 import { breakGlassDetails, createBreakGlassGauge, reportBreakGlass } from './break-glass-report.js';
 import { applyServeOptions } from './effective-configuration.js';
+import { logListenFailure } from './listen-failure.js';
 import { isWorkerMessage, type PrimaryMessage } from './messages.js';
 import { keepPrimaryMetrics } from './metric-ownership.js';
 import { openPrimaryRegistry, type PrimaryRegistry } from './primary-registry.js';
@@ -207,23 +207,6 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       void shutdown('crash loop', 1);
     });
   });
-}
-
-/** One fatal line naming the address and the cause; `hookgate serve` then exits 1. */
-function logListenFailure(log: Logger, what: string, address: string, code: string, cause: string): void {
-  const error = new HG_ERR_GATEWAY_LISTEN(what, address, describeBindError(code, cause), code);
-  log.fatal({ address, code, cause, errorCode: error.code }, error.message);
-}
-
-/** The system error codes a bind fails with, in words; any other keeps Node's own text. */
-const BIND_ERRORS: Readonly<Record<string, string>> = {
-  EADDRINUSE: 'address already in use',
-  EACCES: 'permission denied (a port below 1024 needs privileges)',
-  EADDRNOTAVAIL: 'no such address on this host',
-};
-
-function describeBindError(code: string, cause: string): string {
-  return BIND_ERRORS[code] ?? cause;
 }
 
 function counts(c: LoadedConfiguration) {
