@@ -97,6 +97,7 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     if (message.type === 'hookgate:configuration') {
       void (async () => {
         try {
+          await state.setBreakGlass(message.breakGlass !== undefined);
           await state.apply(message.generation, message.configuration, message.registry);
           tokens = await readBearerTokens(message.configuration.gateway.admission.bearerTokenFile);
           sendApplied(state);
