@@ -2,9 +2,12 @@
  * Process lifecycle: a worker that dies is replaced while the other keeps serving; graceful
  * shutdown on SIGTERM stops accepting, turns /readyz to 503 while it drains, answers the requests
  * in flight, and every process exits with 0. An admission or metrics port that is taken stops the
- * start with one structured log line naming the address and the cause, and exit code 1.
+ * start with one structured log line naming the address and the cause, and exit code 1. /livez
+ * answers 503 while no worker listens for admission requests.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -145,3 +148,48 @@ describe('gateway start with a port taken', () => {
     60_000,
   );
 });
+
+describe('gateway liveness', () => {
+  it('/livez answers 503 while no worker listens for admission requests, 200 once one does again', async () => {
+    // A replacement worker reads the bearer token file before it listens. Made a FIFO, the file
+    // holds the replacement there (no crash, no crash loop) until the test writes the token into it.
+    const gateway = await startGateway({
+      config: gatewayConfigYaml([], { workers: 1, extra: { admission: { bearerTokenFile: 'token' } } }),
+      files: { token: 'secret-token\n' },
+    });
+    let released = false;
+    try {
+      const livez = async () => {
+        const res = await fetch(`${gateway.metricsUrl}/livez`);
+        return `${res.status} ${await res.text()}`;
+      };
+      expect(await livez()).toBe('200 ok');
+      const token = join(gateway.configDir, 'token');
+      await rm(token);
+      execFileSync('mkfifo', [token]);
+      const worker = gateway.logs.find((l) => String(l.msg).startsWith('Server listening at'))!['pid'] as number;
+      process.kill(worker, 'SIGKILL');
+      await expect
+        .poll(livez, { timeout: 20_000, interval: 100 })
+        .toBe('503 not alive: no gateway worker is listening for admission requests');
+      await writeFile(token, 'secret-token\n'); // opens the FIFO the replacement is reading
+      released = true;
+      await expect.poll(livez, { timeout: 30_000, interval: 100 }).toBe('200 ok');
+    } finally {
+      // A replacement still waiting on the FIFO would outlive the gateway: let it go first.
+      if (!released) await releaseFifo(join(gateway.configDir, 'token'));
+      await gateway.stop();
+    }
+  }, 90_000);
+});
+
+/** Writes the token into the FIFO if a reader waits on it (non-blocking: nobody reading, nothing to do). */
+async function releaseFifo(path: string): Promise<void> {
+  try {
+    const handle = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    await handle.write('secret-token\n');
+    await handle.close();
+  } catch {
+    // no reader (ENXIO) or no FIFO: no worker is waiting
+  }
+}
