@@ -3,4 +3,9 @@
  * the admission paths of its webhooks, and the Registry's check of run-time hooks against it.
  */
 export { registrationScopes, admissionPath, FAILURE_POLICIES, type PolicyScope } from './registration-scopes.js';
-export { hooksOutsideRegistration } from './outside-registration.js';
+export {
+  hooksOutsideRegistration,
+  rulesOutsideRegistration,
+  describeRuleOutside,
+  type RuleOutside,
+} from './outside-registration.js';

@@ -23,6 +23,7 @@ import {
   type Logger,
 } from '@hookgate/observability';
 import { watchBreakGlass } from '../break-glass/index.js';
+import { describeRuleOutside, rulesOutsideRegistration } from '../registration/index.js';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
 import { breakGlassDetails, createBreakGlassGauge, reportBreakGlass } from './break-glass-report.js';
 import { applyServeOptions } from './effective-configuration.js';
@@ -124,6 +125,8 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   }
   const metricsUrl = urlOf('http', gateway.metrics.host, health.port);
 
+  // The configuration served before each reload: what the registration applied was printed from, at best.
+  let served = started;
   holder.onReload((outcome) => {
     if (outcome.kind === 'unchanged') return log.debug({}, 'configuration files unchanged');
     if (outcome.kind === 'failed') {
@@ -137,6 +140,8 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     }
     recordConfigReload(metrics, { ok: true, generation: outcome.snapshot.generation, at: outcome.snapshot.loadedAt });
     warnAboutRestartOnlySettings(log, gateway, outcome.snapshot.prepared);
+    warnAboutHooksOutsideRegistration(log, served, outcome.snapshot.prepared);
+    served = outcome.snapshot.prepared;
     log.info(
       { generation: outcome.snapshot.generation, ...counts(outcome.snapshot.prepared) },
       'configuration reloaded',
@@ -221,6 +226,28 @@ function counts(c: LoadedConfiguration) {
 
 function urlOf(scheme: string, host: string, port: number): string {
   return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The apiserver sends the gateway only what the registration printed from the previous
+ * configuration covers: hooks reaching further are served but not called until it is printed and
+ * applied again. Said once per reload, with the rules concerned.
+ */
+function warnAboutHooksOutsideRegistration(
+  log: Logger,
+  previous: LoadedConfiguration,
+  next: LoadedConfiguration,
+): void {
+  const outside = rulesOutsideRegistration(next.webhookConfigurations, previous);
+  if (outside.length === 0) return;
+  log.warn(
+    {
+      rules: outside.map((rule) =>
+        describeRuleOutside(rule, 'not covered by the registration printed from the previous configuration'),
+      ),
+    },
+    'the reloaded hooks reach requests the previous registration does not send to the gateway: apply the output of `hookgate print-webhooks` again',
+  );
 }
 
 /** Listener, TLS and authentication settings are bound at start; say so instead of ignoring them silently. */
