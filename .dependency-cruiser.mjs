@@ -22,6 +22,7 @@ const ADMISSION_LAYERS = {
   'match/': ['errors/', 'validation/', 'go-url.ts'],
   'config/': ['errors/', 'validation/', 'go-url.ts', 'byte-wise-order.ts', 'review/', 'match/'],
   'chain/': ['errors/', 'patch/', 'review/', 'match/', 'annotations.ts', 'warnings.ts'],
+  'registration/': ['match/'],
   'testing/': ['errors/', 'validation/', 'patch/', 'annotations.ts', 'review/', 'match/', 'config/', 'chain/'],
   'index.ts': [
     'errors/',
@@ -31,6 +32,7 @@ const ADMISSION_LAYERS = {
     'match/',
     'config/',
     'chain/',
+    'registration/',
     'annotations.ts',
     'warnings.ts',
   ],

@@ -83,7 +83,7 @@ describe('hookgate CLI', () => {
     expect(lines.at(-1)).toMatch(/\d+ problem\(s\)$/);
   });
 
-  it('print-webhooks prints the two registrations, and their caBundle verifies the gateway', async () => {
+  it('print-webhooks prints the two registrations, narrowed to the hooks, and their caBundle verifies the gateway', async () => {
     const result = await runCli(['print-webhooks', '--config', file('allow.yaml')]);
     expect(result.code).toBe(0);
     type Registration = {
@@ -93,20 +93,29 @@ describe('hookgate CLI', () => {
     const docs = parseAllDocuments(result.stdout).map((d) => d.toJS() as Registration);
     expect(docs.map((d) => d.kind)).toEqual(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
     const [mutating, validating] = docs.map((d) => d.webhooks[0]!);
+    // Both hooks are Fail hooks on pod CREATE/UPDATE: one Fail webhook per phase, with their rules.
+    expect(docs.map((d) => d.webhooks.length)).toEqual([1, 1]);
     expect(mutating).toMatchObject({
-      name: 'mutate.hookgate.dev',
-      clientConfig: { url: 'https://127.0.0.1:8443/mutate' },
-      rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' }],
+      name: 'mutate-fail.hookgate.dev',
+      clientConfig: { url: 'https://127.0.0.1:8443/mutate/fail' },
+      rules: [
+        { operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' },
+      ],
       matchPolicy: 'Exact',
       reinvocationPolicy: 'Never',
-      namespaceSelector: { matchExpressions: [{ key: 'runlevel', operator: 'NotIn', values: ['0', '1'] }] },
+      namespaceSelector: {
+        matchExpressions: [
+          { key: 'runlevel', operator: 'NotIn', values: ['0', '1'] },
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'kube-node-lease'] },
+        ],
+      },
       sideEffects: 'NoneOnDryRun',
       admissionReviewVersions: ['v1', 'v1beta1'],
       failurePolicy: 'Fail',
     });
     expect(validating).toMatchObject({
-      name: 'validate.hookgate.dev',
-      clientConfig: { url: 'https://127.0.0.1:8443/validate' },
+      name: 'validate-fail.hookgate.dev',
+      clientConfig: { url: 'https://127.0.0.1:8443/validate/fail' },
       matchPolicy: 'Exact',
       timeoutSeconds: 6,
     });
@@ -121,7 +130,7 @@ describe('hookgate CLI', () => {
     });
     const client = new AdmissionClient(gateway.admissionUrl, { ca: Buffer.from(caBundle, 'base64').toString('utf8') });
     try {
-      const { status, review } = await client.post('/validate', podCreateReview());
+      const { status, review } = await client.post('/validate/fail', podCreateReview());
       expect(status).toBe(200);
       expect(review.response?.allowed).toBe(true);
     } finally {
@@ -132,8 +141,8 @@ describe('hookgate CLI', () => {
 
   it('print-webhooks --url-host changes the host in both URLs', async () => {
     const result = await runCli(['print-webhooks', '--config', file('allow.yaml'), '--url-host', 'localhost']);
-    expect(result.stdout).toContain('url: https://localhost:8443/mutate');
-    expect(result.stdout).toContain('url: https://localhost:8443/validate');
+    expect(result.stdout).toContain('url: https://localhost:8443/mutate/fail');
+    expect(result.stdout).toContain('url: https://localhost:8443/validate/fail');
   });
 
   const reviews = [

@@ -34,7 +34,19 @@ const labelled = () =>
     },
   });
 /** No static hooks: whatever the gateway calls came from the Registry. */
-const CONFIG = gatewayConfigYaml([], { workers: 2 });
+/** Room in the gateway's registration for the hooks the plugins register (registration.reserve). */
+const RESERVE = {
+  registration: {
+    reserve: (['Mutating', 'Validating'] as const).flatMap((type) =>
+      (['Fail', 'Ignore'] as const).map((failurePolicy) => ({
+        type,
+        failurePolicy,
+        rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }],
+      })),
+    ),
+  },
+};
+const CONFIG = gatewayConfigYaml([], { workers: 2, extra: RESERVE });
 /** What other processes do in their own time (a registration reaching every worker, a lease running out). */
 const WAIT = { timeout: 20_000, interval: 100 };
 
@@ -174,7 +186,7 @@ describe('plugins registered through the gateway Registry', () => {
           { name: HOOK, clientConfig: { url: 'http://127.0.0.1:9/validate' } },
         ]),
       ],
-      { workers: 2 },
+      { workers: 2, extra: RESERVE },
     );
     await rewriteConfig(gateway, clashing);
     gateway.signal('SIGHUP');
@@ -201,7 +213,7 @@ describe('plugins registered through the gateway Registry', () => {
           { name: 'static.example.com', clientConfig: { url: 'http://127.0.0.1:9/validate' }, failurePolicy: 'Ignore' },
         ]),
       ],
-      { workers: 2 },
+      { workers: 2, extra: RESERVE },
     );
     await reloadConfig(gateway, withStatic);
     const both = await onEveryWorker(() => validate(labelled()));

@@ -1,7 +1,8 @@
 /**
  * Hot reload of the gateway process: on file change and on SIGHUP the configuration is validated
  * whole and swapped in every worker; an invalid one keeps the last good running (log + metric);
- * requests in flight finish on the configuration they started with.
+ * requests in flight finish on the configuration they started with; hooks reaching beyond the
+ * registration printed from the previous configuration get a warning to print and apply it again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
@@ -91,5 +92,27 @@ describe('configuration reload', () => {
     await reloadConfig(gateway, withHook('disallow'));
     expect((await inFlight)?.allowed).toBe(true);
     expect((await decide())?.allowed).toBe(false);
+  });
+
+  it('warns when the reloaded hooks reach requests the previous registration does not send to the gateway', async () => {
+    const OUTSIDE =
+      'the reloaded hooks reach requests the previous registration does not send to the gateway: apply the output of `hookgate print-webhooks` again';
+    // The reloads so far kept to pod CREATE/UPDATE: no warning.
+    expect(gateway.logs.filter((l) => l.msg === OUTSIDE)).toEqual([]);
+    await reloadConfig(
+      gateway,
+      withHook('allow', {
+        rules: [{ operations: ['DELETE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }],
+      }),
+    );
+    const warning = await gateway.waitForLog((l) => l.msg === OUTSIDE);
+    expect(warning).toMatchObject({
+      level: 'warn',
+      rules: [
+        'webhook "allow.example.com" rules[0] reaches requests the gateway\'s registration does not send it (2 request shape(s), ' +
+          'e.g. DELETE apps/v1 deployments (cluster-scoped); DELETE apps/v1 deployments (namespaced)): ' +
+          'not covered by the registration printed from the previous configuration',
+      ],
+    });
   });
 });

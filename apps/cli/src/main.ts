@@ -9,9 +9,18 @@ import { defineServe } from './commands/serve-flags.js';
 import { defineCheckConfig } from './commands/check-config-flags.js';
 import { definePrintWebhooks } from './commands/print-webhooks-flags.js';
 import { defineReview } from './commands/review-flags.js';
+import { defineCa } from './commands/ca-flags.js';
+import { defineBreakGlass } from './commands/break-glass-flags.js';
 
 /** In the order `hookgate --help` lists them. */
-const COMMANDS: readonly DefineCommand[] = [defineServe, defineCheckConfig, definePrintWebhooks, defineReview];
+const COMMANDS: readonly DefineCommand[] = [
+  defineServe,
+  defineCheckConfig,
+  definePrintWebhooks,
+  defineReview,
+  defineCa,
+  defineBreakGlass,
+];
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;

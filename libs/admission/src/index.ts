@@ -19,6 +19,7 @@ export * from './review/index.js';
 export * from './match/index.js';
 export * from './config/index.js';
 export * from './chain/index.js';
+export * from './registration/index.js';
 export {
   encodeAnnotationsForApiserver,
   encodeAnnotationKey,

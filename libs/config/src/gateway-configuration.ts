@@ -6,6 +6,7 @@
  * Relative file paths are resolved against the directory of the configuration (the file's
  * directory, or the configuration directory itself).
  */
+import type { RuleWithOperations } from '@hookgate/admission';
 import type { LogLevel } from '@hookgate/observability';
 
 export const GATEWAY_API_VERSION = 'hookgate.dev/v1alpha1';
@@ -92,6 +93,21 @@ export interface RegistryListener {
   readonly socket: string;
 }
 
+/** Rules the gateway's registration reserves for hooks registered at run time (through the Registry). */
+export interface ReservedRules {
+  readonly type: 'Mutating' | 'Validating';
+  readonly failurePolicy: 'Fail' | 'Ignore';
+  readonly rules: readonly RuleWithOperations[];
+}
+
+/** How `hookgate print-webhooks` registers the gateway with the apiserver. */
+export interface RegistrationSettings {
+  /** Namespaces whose requests never go to the gateway (by `kubernetes.io/metadata.name`); runlevel 0/1 always. */
+  readonly exemptNamespaces: readonly string[];
+  /** Room for hooks registered at run time; the Registry refuses hooks outside the registration. */
+  readonly reserve: readonly ReservedRules[];
+}
+
 export interface GatewayConfiguration {
   readonly apiVersion: typeof GATEWAY_API_VERSION;
   readonly kind: typeof GATEWAY_KIND;
@@ -107,6 +123,7 @@ export interface GatewayConfiguration {
   /** Gateway processes (node:cluster workers). */
   readonly workers: number;
   readonly registry: RegistryListener;
+  readonly registration: RegistrationSettings;
   readonly logLevel: LogLevel;
 }
 
@@ -132,4 +149,6 @@ export const DEFAULTS = {
   safetyMarginMs: 500,
   defaultRequestTimeoutSeconds: 10,
   logLevel: 'info',
+  /** Node heartbeats (kube-node-lease) and the control plane itself (kube-system) never wait for the gateway. */
+  exemptNamespaces: ['kube-system', 'kube-node-lease'],
 } as const;

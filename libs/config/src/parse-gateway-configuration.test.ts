@@ -23,8 +23,24 @@ describe('parseGatewayConfiguration defaults', () => {
         audit: { patchAnnotations: false },
         workers: 2,
         registry: { disabled: false, socket: '/home/me/project/.hookgate/state/registry.sock' },
+        registration: { exemptNamespaces: ['kube-system', 'kube-node-lease'], reserve: [] },
         logLevel: 'info',
       },
+    });
+  });
+
+  it('reads registration: exempt namespaces (none at all is allowed) and reserved rules', () => {
+    const rules = [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }];
+    const r = parseGatewayConfiguration(
+      {
+        ...base,
+        registration: { exemptNamespaces: [], reserve: [{ type: 'Mutating', failurePolicy: 'Ignore', rules }] },
+      },
+      env,
+    );
+    expect(r.ok && r.value.registration).toEqual({
+      exemptNamespaces: [],
+      reserve: [{ type: 'Mutating', failurePolicy: 'Ignore', rules }],
     });
   });
 
@@ -108,6 +124,26 @@ describe('parseGatewayConfiguration defaults', () => {
 
 describe('parseGatewayConfiguration errors', () => {
   const cases: { name: string; doc: Record<string, unknown>; want: string[] }[] = [
+    {
+      name: 'registration: a namespace that is not a DNS label, a reserve entry without type and with a bad rule',
+      doc: {
+        registration: {
+          exemptNamespaces: ['Kube_System'],
+          reserve: [
+            {
+              failurePolicy: 'Sometimes',
+              rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: [], resources: ['pods'] }],
+            },
+          ],
+        },
+      },
+      want: [
+        'registration.exemptNamespaces[0]: Invalid value: "Kube_System": a lowercase RFC 1123 label',
+        'registration.reserve[0].type: Required value',
+        'registration.reserve[0].failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"',
+        'registration.reserve[0].rules[0].apiVersions: Required value',
+      ],
+    },
     {
       name: 'unknown top-level field, with a suggestion',
       doc: { admision: {} },

@@ -14,8 +14,9 @@ import {
   ok,
   required,
   validateLabels,
+  validateRule,
 } from '@hookgate/admission';
-import type { Result } from '@hookgate/admission';
+import type { FieldError, Result, RuleWithOperations } from '@hookgate/admission';
 import { LOG_LEVELS } from '@hookgate/observability';
 import { issueFromFieldError, type DocumentIssue } from './config-error.js';
 import { MAX_UNIX_SOCKET_PATH_BYTES, isHost, readPluginList, type PathReader } from './plugin-list.js';
@@ -26,6 +27,8 @@ import type {
   GatewayConfiguration,
   KubernetesAccess,
   MetricsListener,
+  RegistrationSettings,
+  ReservedRules,
   StaticNamespace,
 } from './gateway-configuration.js';
 
@@ -96,6 +99,8 @@ export function parseGatewayConfiguration(
   }
   registryReader.finish();
 
+  const registration = readRegistration(top.object('registration'));
+
   const logLevel = top.oneOf('logLevel', LOG_LEVELS, DEFAULTS.logLevel);
   top.finish();
 
@@ -113,8 +118,37 @@ export function parseGatewayConfiguration(
     audit,
     workers,
     registry,
+    registration,
     logLevel,
   });
+}
+
+function requiredOneOf<T extends string>(r: FieldReader, name: string, values: readonly T[]): T | undefined {
+  const v = r.requiredString(name);
+  if (v === undefined) return undefined;
+  if (!(values as readonly string[]).includes(v)) return void r.notSupported(name, v, values);
+  return v as T;
+}
+
+function readRegistration(r: FieldReader): RegistrationSettings {
+  const exemptNamespaces = r.stringList('exemptNamespaces') ?? [...DEFAULTS.exemptNamespaces];
+  exemptNamespaces.forEach((name, i) => {
+    for (const msg of isDns1123Label(name)) r.report(invalid(r.path.child('exemptNamespaces').index(i), name, msg));
+  });
+  const reserve = r.items('reserve', (item): ReservedRules | undefined => {
+    const type = requiredOneOf(item, 'type', ['Mutating', 'Validating'] as const);
+    const failurePolicy = requiredOneOf(item, 'failurePolicy', ['Fail', 'Ignore'] as const);
+    const rules = item.list('rules');
+    if (rules.length === 0) item.required('rules');
+    const errors: FieldError[] = [];
+    rules.forEach((rule, i) => validateRule(rule, item.path.child('rules').index(i), errors));
+    errors.forEach((e) => item.report(e));
+    item.finish();
+    if (type === undefined || failurePolicy === undefined || errors.length > 0) return undefined;
+    return { type, failurePolicy, rules: rules as RuleWithOperations[] };
+  });
+  r.finish();
+  return { exemptNamespaces, reserve: reserve.filter((x): x is ReservedRules => x !== undefined) };
 }
 
 function readListener(r: FieldReader, defaultHost: string, defaultPort: number): MetricsListener {

@@ -47,10 +47,22 @@ export const HG_ERR_GATEWAY_METHOD = defineError('HG_ERR_GATEWAY_METHOD', '%s', 
 });
 
 export const HG_ERR_GATEWAY_NOT_FOUND = defineError('HG_ERR_GATEWAY_NOT_FOUND', '%s', {
-  meaning: 'The gateway answered 404: the path is neither `/mutate` nor `/validate`.',
+  meaning:
+    'The gateway answered 404: the path is none of `/mutate`, `/validate` and the registration paths `/mutate/fail`, `/mutate/ignore`, `/validate/fail`, `/validate/ignore`.',
   remedy:
     "Point the gateway's webhook registration (`clientConfig.url` or `clientConfig.service.path`) at `/mutate` for the mutating configuration and `/validate` for the validating one.",
 });
+
+export const HG_ERR_GATEWAY_LISTEN = defineError(
+  'HG_ERR_GATEWAY_LISTEN',
+  'cannot listen for %s on %s: %s (%s); the gateway stops',
+  {
+    meaning:
+      '`hookgate serve` could not bind its admission listener or its metrics/health listener (another process holds the address, a privileged port, or an address this host does not have). The gateway logs this one fatal line, with `address` and `cause`, and exits with code 1, so a static pod restarts instead of running without a listener.',
+    remedy:
+      'Free the address (`ss -ltnp` shows which process holds it: often an old gateway still running) or change `admission.host` / `admission.port` (or `metrics.host` / `metrics.port`); the apiserver registration printed by `hookgate print-webhooks` must name the admission address.',
+  },
+);
 
 export const HG_ERR_GATEWAY_CLIENT = defineError('HG_ERR_GATEWAY_CLIENT', '%s', {
   meaning:
@@ -203,6 +215,7 @@ export const catalogue = {
   HG_ERR_GATEWAY_BAD_REQUEST,
   HG_ERR_GATEWAY_METHOD,
   HG_ERR_GATEWAY_NOT_FOUND,
+  HG_ERR_GATEWAY_LISTEN,
   HG_ERR_GATEWAY_CLIENT,
   HG_ERR_GATEWAY_INTERNAL,
   HG_ERR_GATEWAY_UNAUTHENTICATED,

@@ -42,6 +42,31 @@ describe('startHealthListener', () => {
     expect({ status: res.status, body: res.body }).toEqual({ status, body });
   });
 
+  it('answers /livez 503 with the reason the process is not alive, and shows details on /readyz either way', async () => {
+    const reasons: { notLive?: string; notReady?: string } = {};
+    const listener = await start({
+      metrics: { contentType: 'text/plain', collect: async () => '' },
+      notReadyReason: () => reasons.notReady,
+      notLiveReason: () => reasons.notLive,
+      readyDetails: () => ['break glass is ON: every hook fails open'],
+    });
+    expect(await get(listener, '/livez')).toMatchObject({ status: 200, body: 'ok' });
+    expect(await get(listener, '/readyz')).toMatchObject({
+      status: 200,
+      body: 'ok\nbreak glass is ON: every hook fails open',
+    });
+    reasons.notLive = 'no gateway worker is listening for admission requests';
+    reasons.notReady = 'admission listener not accepting yet';
+    expect(await get(listener, '/livez')).toMatchObject({
+      status: 503,
+      body: 'not alive: no gateway worker is listening for admission requests',
+    });
+    expect(await get(listener, '/readyz')).toMatchObject({
+      status: 503,
+      body: 'not ready: admission listener not accepting yet\nbreak glass is ON: every hook fails open',
+    });
+  });
+
   it('answers 500 when the workers do not answer for metrics', async () => {
     const listener = await start({
       metrics: { contentType: 'text/plain', collect: () => Promise.reject(new Error('worker 2 did not answer')) },

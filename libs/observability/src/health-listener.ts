@@ -23,6 +23,10 @@ export interface HealthListenerOptions {
    * accepting, shutting down. Always ready when absent.
    */
   readonly notReadyReason?: () => string | undefined;
+  /** Why the process is not alive (undefined when alive): /livez answers 503 with it. Always alive when absent. */
+  readonly notLiveReason?: () => string | undefined;
+  /** Lines of state an operator should see on /readyz whatever its status (a break-glass switch that is on). */
+  readonly readyDetails?: () => readonly string[];
 }
 
 export interface HealthListener {
@@ -122,10 +126,14 @@ async function answer(
   if ((method !== 'GET' && method !== 'HEAD') || !PATHS.includes(path ?? '')) {
     return send(404, TEXT, `not found: ${method} ${path}; this listener serves GET ${PATHS.join(', ')}\n`);
   }
-  if (path === '/livez') return send(200, TEXT, 'ok');
+  if (path === '/livez') {
+    const reason = options.notLiveReason?.();
+    return reason === undefined ? send(200, TEXT, 'ok') : send(503, TEXT, `not alive: ${reason}`);
+  }
   if (path === '/readyz') {
     const reason = options.notReadyReason?.();
-    return reason === undefined ? send(200, TEXT, 'ok') : send(503, TEXT, `not ready: ${reason}`);
+    const details = (options.readyDetails?.() ?? []).map((line) => `\n${line}`).join('');
+    return reason === undefined ? send(200, TEXT, `ok${details}`) : send(503, TEXT, `not ready: ${reason}${details}`);
   }
   try {
     const text = await options.metrics.collect();

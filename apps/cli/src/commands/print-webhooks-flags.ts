@@ -5,7 +5,9 @@ import type { PrintWebhooksFlags } from './print-webhooks.js';
 export const definePrintWebhooks: DefineCommand = (program, context) => {
   program
     .command('print-webhooks')
-    .description('print the two apiserver-side webhook configurations that send every request to this gateway')
+    .description(
+      'print the two apiserver-side webhook configurations that send this gateway the requests its hooks can match (Fail and Ignore hooks in separate webhooks)',
+    )
     .requiredOption('--config <path>', 'a YAML file or a directory')
     .option('--url-host <host>', 'host in the webhook URLs (default: the admission listener address)')
     .action(async (opts: PrintWebhooksFlags) => {

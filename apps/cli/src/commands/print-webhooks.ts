@@ -1,9 +1,10 @@
 /**
  * `hookgate print-webhooks`: the apiserver-side Mutating/ValidatingWebhookConfiguration as YAML,
- * with the managed CA as caBundle (created in the state directory if it does not exist yet).
+ * narrowed to what the hooks can match (registration.ts), with the managed CA as caBundle (created
+ * in the state directory if it does not exist yet; with the next or previous CA during a rotation).
  */
 import { formatConfigError, loadConfiguration } from '@hookgate/config';
-import { caBundleOf, openTlsMaterial } from '@hookgate/gateway/tls';
+import { caBundleOf, openTlsMaterial, trustedCaBundle } from '@hookgate/gateway/tls';
 import { stringify } from 'yaml';
 import { buildRegistrations } from '../registration.js';
 
@@ -37,8 +38,10 @@ export async function printWebhooksCommand(
       watch: false,
       checkIntervalMs: 0,
     });
-    caBundle = caBundleOf(material.current());
-    material.close();
+    // While a CA rotation is under way the bundle holds the next (or previous) CA too (`hookgate ca`).
+    const trusted = tls.certFile === undefined ? await trustedCaBundle(gateway.stateDir) : undefined;
+    caBundle = trusted !== undefined ? Buffer.from(trusted).toString('base64') : caBundleOf(material.current());
+    await material.close();
     if (caBundle === undefined)
       err.write('warning: the serving certificate chain has no CA certificate: set caBundle yourself\n');
   }
@@ -46,6 +49,7 @@ export async function printWebhooksCommand(
     opts.urlHost ??
     (gateway.admission.host === '0.0.0.0' || gateway.admission.host === '::' ? '127.0.0.1' : gateway.admission.host);
   const docs = buildRegistrations({ configuration: loaded.value, urlHost: host, ...(caBundle ? { caBundle } : {}) });
-  out.write(docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
+  // No anchors and aliases for the selector the webhooks share: plain YAML for kubectl, kustomize and people.
+  out.write(docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
   return 0;
 }

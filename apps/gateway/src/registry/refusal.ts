@@ -41,3 +41,11 @@ export function unknownPlugin(plugin: string, registered: readonly string[]): Re
     `plugin ${JSON.stringify(plugin)} is not registered (${known})`,
   ]);
 }
+
+export function outsideRegistration(plugin: string, problems: readonly string[]): RegistryRefusal {
+  return refusal(
+    'outside-registration',
+    `registration of plugin ${JSON.stringify(plugin)} refused: the apiserver would never send some of its hooks' requests to the gateway`,
+    problems,
+  );
+}

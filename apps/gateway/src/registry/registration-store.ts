@@ -16,7 +16,14 @@ import { err, formatFieldError, ok, parseWebhookConfiguration } from '@hookgate/
 import type { DefaultedConfiguration, Result } from '@hookgate/admission';
 import { STATIC_SOURCE_LABEL, findConflicts, registrationLabel, type HookSource } from './conflicts.js';
 import { parseRegistration } from './parse-registration.js';
-import { conflictingRegistration, invalidRegistration, refusal, staticPlugin, unknownPlugin } from './refusal.js';
+import {
+  conflictingRegistration,
+  invalidRegistration,
+  outsideRegistration,
+  refusal,
+  staticPlugin,
+  unknownPlugin,
+} from './refusal.js';
 import type {
   DeregisterOutcome,
   LeaseState,
@@ -42,6 +49,11 @@ export interface RegistrationStoreOptions {
   readonly allowHttpLoopback?: boolean;
   /** The static side at start; replaceStatic() changes it on reload. */
   readonly static?: StaticSources;
+  /**
+   * Problems with hooks the gateway's registration in the apiserver does not cover (the gateway
+   * would never see their requests); a registration with any is refused. No check when absent.
+   */
+  readonly outsideRegistration?: (configurations: readonly DefaultedConfiguration[]) => string[];
 }
 
 export const DEFAULT_LEASE_SECONDS = 30;
@@ -61,6 +73,7 @@ export class RegistrationStore {
   readonly #minLease: number;
   readonly #maxLease: number;
   readonly #allowHttpLoopback: boolean;
+  readonly #outsideRegistration: RegistrationStoreOptions['outsideRegistration'];
   readonly #entries = new Map<string, Entry>();
   readonly #listeners = new Set<Listener>();
   #static: StaticSources;
@@ -74,6 +87,7 @@ export class RegistrationStore {
     this.#defaultLease = this.#clampLease(options.defaultLeaseSeconds ?? DEFAULT_LEASE_SECONDS);
     this.#allowHttpLoopback = options.allowHttpLoopback ?? false;
     this.#static = options.static ?? NO_STATIC;
+    this.#outsideRegistration = options.outsideRegistration;
   }
 
   get generation(): number {
@@ -95,6 +109,8 @@ export class RegistrationStore {
     if (declared !== undefined) return err(staticPlugin(plugin, declared.target, 'register'));
     const conflicts = findConflicts({ label: registrationLabel(plugin), configurations }, this.#sourcesExcept(plugin));
     if (conflicts.length > 0) return err(conflictingRegistration(plugin, conflicts));
+    const outside = this.#outsideRegistration?.(configurations) ?? [];
+    if (outside.length > 0) return err(outsideRegistration(plugin, outside));
 
     const now = this.#now();
     const requested = input.leaseSeconds ?? 0;

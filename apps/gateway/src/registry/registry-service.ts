@@ -10,6 +10,7 @@ const STATUS_OF: Readonly<Record<RegistryRefusal['kind'], GrpcStatus>> = {
   conflict: GrpcStatus.ALREADY_EXISTS,
   static: GrpcStatus.FAILED_PRECONDITION,
   'not-found': GrpcStatus.NOT_FOUND,
+  'outside-registration': GrpcStatus.FAILED_PRECONDITION,
 };
 
 /** Told about every refused Register or Deregister (for a metric); the handlers log them already. */

@@ -94,7 +94,7 @@ export interface DeregisterOutcome {
  * plugin; `static`: the plugin is declared in the GatewayConfiguration.
  */
 export interface RegistryRefusal {
-  readonly kind: 'invalid' | 'conflict' | 'not-found' | 'static';
+  readonly kind: 'invalid' | 'conflict' | 'not-found' | 'static' | 'outside-registration';
   /** One line per problem, each complete on its own. */
   readonly problems: readonly string[];
   /** The whole refusal as one text: a headline and the problems, one per line. */

@@ -5,6 +5,7 @@
  * metrics aggregation uses the same channel with its own types.)
  */
 import type { LoadedConfiguration } from '@hookgate/config';
+import type { BreakGlassState } from '../break-glass/index.js';
 import type { RegistrySnapshot } from '../registry/index.js';
 
 export type PrimaryMessage =
@@ -14,7 +15,11 @@ export type PrimaryMessage =
       readonly generation: number;
       readonly configuration: LoadedConfiguration;
       readonly registry: RegistrySnapshot;
+      /** Set while the break-glass switch is on: every hook fails open. */
+      readonly breakGlass?: BreakGlassState;
     }
+  /** The break-glass switch changed (state absent: off). */
+  | { readonly type: 'hookgate:break-glass'; readonly breakGlass?: BreakGlassState }
   /** A registry change: a registration, renewal, expiry or deregistration (`registry.generation` moves unless it is a renewal). */
   | { readonly type: 'hookgate:registry'; readonly registry: RegistrySnapshot }
   | { readonly type: 'hookgate:shutdown' };
@@ -23,6 +28,8 @@ export type WorkerMessage =
   /** Sent once the worker listens for IPC: the primary answers with the current configuration. */
   | { readonly type: 'hookgate:hello' }
   | { readonly type: 'hookgate:listening'; readonly port: number }
+  /** The admission listener could not bind: the primary reports it once and exits. */
+  | { readonly type: 'hookgate:listen-failed'; readonly address: string; readonly code: string; readonly cause: string }
   | { readonly type: 'hookgate:applied'; readonly generation: number; readonly registryGeneration: number }
   | {
       readonly type: 'hookgate:apply-failed';

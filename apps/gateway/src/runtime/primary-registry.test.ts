@@ -82,6 +82,27 @@ describe('the primary Registry', () => {
     expect(text).toContain('hookgate_registry_registrations{lease="expired"} 0');
   });
 
+  it("refuses a hook the gateway's registration does not cover, and follows the static configuration", async () => {
+    const { tmp, registry, register, metrics } = await open({ registration: {} });
+    const refused = await register('team');
+    expect(refused.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(refused.error?.details).toBe(
+      `registration of plugin "team" refused: the apiserver would never send some of its hooks' requests to the gateway:\n` +
+        `  - webhook "${HOOK}" rules[0] reaches requests the gateway's registration does not send it (2 request shape(s), ` +
+        `e.g. CREATE v1 pods (cluster-scoped); CREATE v1 pods (namespaced)): add the rule to registration.reserve ` +
+        '(type Validating, failurePolicy Fail) in the GatewayConfiguration, apply the output of `hookgate print-webhooks`, then register again',
+    );
+    expect(await metrics.metrics()).toContain(
+      'hookgate_registry_refusals_total{operation="register",reason="outside-registration"} 1',
+    );
+    // A static Fail hook on pods puts them inside the registration: the same registration is accepted.
+    const withPods = await loadTestConfiguration(tmp.dir, { registration: {} }, [
+      validatingConfiguration('static-config', 'static.example.com', { url: 'https://policy.example.com/validate' }),
+    ]);
+    expect(registry.checkStatic(withPods, '/etc/hookgate')).toEqual({ ok: true, value: undefined });
+    expect(await register('team')).toEqual({ error: null, hooks: [`team-config/${HOOK}`] });
+  });
+
   it('turns a reload whose static side takes a registered name into configuration errors, and accepts one that does not', async () => {
     const { tmp, registry, register } = await open();
     await register('team');

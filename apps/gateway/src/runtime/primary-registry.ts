@@ -20,6 +20,7 @@ import {
   type RegistrySnapshot,
   type RunningRegistry,
 } from '../registry/index.js';
+import { hooksOutsideRegistration } from '../registration/index.js';
 import { createRegistryMetrics } from './registry-metrics.js';
 import { NO_REGISTRATIONS, staticSourcesOf } from './registry-sources.js';
 
@@ -58,8 +59,15 @@ export async function openPrimaryRegistry(
     };
   }
 
+  // What print-webhooks registers follows the static configuration (and registration.reserve):
+  // registered hooks are checked against the one being served now.
+  let registered: LoadedConfiguration = configuration;
   // Registrations are validated as static files are: http:// loopback URLs included.
-  const store = new RegistrationStore({ static: staticSourcesOf(configuration), allowHttpLoopback: true });
+  const store = new RegistrationStore({
+    static: staticSourcesOf(configuration),
+    allowHttpLoopback: true,
+    outsideRegistration: (configurations) => hooksOutsideRegistration(configurations, registered),
+  });
   const registryLog = componentLogger(log, 'registry');
   const running: RunningRegistry = await startRegistry({
     store,
@@ -75,7 +83,10 @@ export async function openPrimaryRegistry(
     snapshot: () => store.snapshot(),
     checkStatic(next, configPath) {
       const accepted = store.replaceStatic(staticSourcesOf(next));
-      if (accepted.ok) return ok(undefined);
+      if (accepted.ok) {
+        registered = next;
+        return ok(undefined);
+      }
       // The primary logs these like any other reason to refuse a reload, one line per problem.
       return { ok: false, error: accepted.error.problems.map((problem) => conflictError(problem, next, configPath)) };
     },

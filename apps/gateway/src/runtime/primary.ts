@@ -23,9 +23,13 @@ import {
   type HealthListener,
   type Logger,
 } from '@hookgate/observability';
+import { watchBreakGlass } from '../break-glass/index.js';
+import { describeRuleOutside, rulesOutsideRegistration } from '../registration/index.js';
 import { ensureSelfManagedCertificates } from '../tls/index.js';
 import { GATEWAY_VERSION } from '../version.js';
+import { breakGlassDetails, createBreakGlassGauge, reportBreakGlass } from './break-glass-report.js';
 import { applyServeOptions } from './effective-configuration.js';
+import { logListenFailure } from './listen-failure.js';
 import { isWorkerMessage, type PrimaryMessage } from './messages.js';
 import { keepPrimaryMetrics } from './metric-ownership.js';
 import { openPrimaryRegistry, type PrimaryRegistry } from './primary-registry.js';
@@ -78,12 +82,24 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   }
   const runningRegistry = registry;
 
-  const configurationMessage = (): PrimaryMessage => ({
-    type: 'hookgate:configuration',
-    generation: holder.generation,
-    configuration: holder.current().prepared,
-    registry: runningRegistry.snapshot(),
+  // Break glass: read before the first worker asks for its configuration, followed from then on.
+  const breakGlassGauge = createBreakGlassGauge(metricsRegistry);
+  const breakGlass = await watchBreakGlass(gateway.stateDir, (state) => {
+    reportBreakGlass(log, breakGlassGauge, state, gateway.stateDir);
+    pool.broadcast({ type: 'hookgate:break-glass', ...(state ? { breakGlass: state } : {}) });
   });
+  reportBreakGlass(log, breakGlassGauge, breakGlass.current(), gateway.stateDir, true);
+
+  const configurationMessage = (): PrimaryMessage => {
+    const glass = breakGlass.current();
+    return {
+      type: 'hookgate:configuration',
+      generation: holder.generation,
+      configuration: holder.current().prepared,
+      registry: runningRegistry.snapshot(),
+      ...(glass ? { breakGlass: glass } : {}),
+    };
+  };
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);
   let shuttingDown = false;
   let health: HealthListener;
@@ -98,17 +114,22 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
           : pool.listeningCount() === 0
             ? 'admission listener not accepting yet'
             : undefined,
+      notLiveReason: () => pool.notLiveReason(),
+      readyDetails: () => breakGlassDetails(breakGlass.current()),
     });
   } catch (error) {
     // The open registry socket would keep the process alive with nothing served.
+    breakGlass.close();
     await runningRegistry.close();
-    process.stderr.write(
-      `hookgate: cannot serve /metrics, /livez and /readyz: ${(error as Error).message}; nothing started\n`,
-    );
+    const { code = 'UNKNOWN', message } = error as NodeJS.ErrnoException;
+    const address = urlOf('http', gateway.metrics.host, gateway.metrics.port).slice('http://'.length);
+    logListenFailure(log, '/metrics, /livez and /readyz', address, code, message);
     return 1;
   }
   const metricsUrl = urlOf('http', gateway.metrics.host, health.port);
 
+  // The configuration served before each reload: what the registration applied was printed from, at best.
+  let served = started;
   holder.onReload((outcome) => {
     if (outcome.kind === 'unchanged') return log.debug({}, 'configuration files unchanged');
     if (outcome.kind === 'failed') {
@@ -122,6 +143,8 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     }
     recordConfigReload(metrics, { ok: true, generation: outcome.snapshot.generation, at: outcome.snapshot.loadedAt });
     warnAboutRestartOnlySettings(log, gateway, outcome.snapshot.prepared);
+    warnAboutHooksOutsideRegistration(log, served, outcome.snapshot.prepared);
+    served = outcome.snapshot.prepared;
     log.info(
       { generation: outcome.snapshot.generation, ...counts(outcome.snapshot.prepared) },
       'configuration reloaded',
@@ -168,22 +191,28 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   pool.start();
 
   return new Promise<number>((resolve) => {
-    const shutdown = async (signal: string) => {
+    /** `exitCode`: 0 when asked to stop; 1 when the gateway cannot go on (a listener, a crash loop). */
+    const shutdown = async (signal: string, exitCode = 0) => {
       if (shuttingDown) return;
       shuttingDown = true;
       log.info({ signal }, 'shutting down: workers stop accepting and finish in-flight requests');
       watch.close();
+      breakGlass.close();
       unhookSighup();
       // The registry stops taking registrations and writes its last state while workers drain.
       await Promise.all([pool.stop(SHUTDOWN_GRACE_MS), runningRegistry.close()]);
       await health.close();
       log.info({}, 'hookgate stopped');
-      resolve(0);
+      resolve(exitCode);
     };
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+    pool.onListenFailed((failure) => {
+      logListenFailure(log, 'admission requests', failure.address, failure.code, failure.cause);
+      void shutdown('admission listener could not bind', 1);
+    });
     pool.onGaveUp(() => {
       log.fatal({}, 'workers keep crashing: giving up');
-      void shutdown('crash loop').then(() => resolve(1));
+      void shutdown('crash loop', 1);
     });
   });
 }
@@ -200,6 +229,28 @@ function counts(c: LoadedConfiguration) {
 
 function urlOf(scheme: string, host: string, port: number): string {
   return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The apiserver sends the gateway only what the registration printed from the previous
+ * configuration covers: hooks reaching further are served but not called until it is printed and
+ * applied again. Said once per reload, with the rules concerned.
+ */
+function warnAboutHooksOutsideRegistration(
+  log: Logger,
+  previous: LoadedConfiguration,
+  next: LoadedConfiguration,
+): void {
+  const outside = rulesOutsideRegistration(next.webhookConfigurations, previous);
+  if (outside.length === 0) return;
+  log.warn(
+    {
+      rules: outside.map((rule) =>
+        describeRuleOutside(rule, 'not covered by the registration printed from the previous configuration'),
+      ),
+    },
+    'the reloaded hooks reach requests the previous registration does not send to the gateway: apply the output of `hookgate print-webhooks` again',
+  );
 }
 
 /** Listener, TLS and authentication settings are bound at start; say so instead of ignoring them silently. */

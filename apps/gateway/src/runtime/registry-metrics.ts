@@ -30,7 +30,8 @@ export function createRegistryMetrics(registry: Registry): RegistryMetrics {
     help: 'Generation of the registered hooks; it changes whenever a registration changes the hooks served.',
     registers,
   });
-  for (const reason of ['invalid', 'conflict', 'static'] as const) refusals.inc({ operation: 'register', reason }, 0);
+  for (const reason of ['invalid', 'conflict', 'static', 'outside-registration'] as const)
+    refusals.inc({ operation: 'register', reason }, 0);
   return {
     refused(operation, refusal) {
       refusals.inc({ operation, reason: refusal.kind });

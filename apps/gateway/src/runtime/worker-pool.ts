@@ -12,6 +12,13 @@ import { isWorkerMessage, type PrimaryMessage } from './messages.js';
 const CRASH_LIMIT = 5;
 const CRASH_WINDOW_MS = 60_000;
 
+export interface ListenFailure {
+  readonly address: string;
+  /** The system error code (EADDRINUSE, EACCES, EADDRNOTAVAIL...). */
+  readonly code: string;
+  readonly cause: string;
+}
+
 export class WorkerPool {
   readonly #listening = new Map<number, number>();
   /** Configuration and registry generations each worker last applied. */
@@ -21,6 +28,9 @@ export class WorkerPool {
   #announced = false;
   #onAllListening: ((port: number) => void) | undefined;
   #onGaveUp: (() => void) | undefined;
+  #onListenFailed: ((failure: ListenFailure) => void) | undefined;
+  #listenFailed = false;
+  #everListened = false;
 
   constructor(
     private readonly size: number,
@@ -34,6 +44,19 @@ export class WorkerPool {
 
   onGaveUp(listener: () => void): void {
     this.#onGaveUp = listener;
+  }
+
+  /** A worker could not bind the admission listener: reported once; no worker is replaced from then on. */
+  onListenFailed(listener: (failure: ListenFailure) => void): void {
+    this.#onListenFailed = listener;
+  }
+
+  /** Why the gateway is not alive, if it is not: workers listened once and none does any more. */
+  notLiveReason(): string | undefined {
+    if (this.#listenFailed) return 'the admission listener could not bind';
+    if (this.#everListened && this.#listening.size === 0)
+      return 'no gateway worker is listening for admission requests';
+    return undefined;
   }
 
   listeningCount(): number {
@@ -89,7 +112,14 @@ export class WorkerPool {
         );
       }
     }
+    if (message.type === 'hookgate:listen-failed') {
+      this.#stopping = true;
+      if (this.#listenFailed) return;
+      this.#listenFailed = true;
+      this.#onListenFailed?.({ address: message.address, code: message.code, cause: message.cause });
+    }
     if (message.type === 'hookgate:listening') {
+      this.#everListened = true;
       this.#listening.set(worker.id, message.port);
       if (!this.#announced && this.#listening.size >= this.size) {
         this.#announced = true;

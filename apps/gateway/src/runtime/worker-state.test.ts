@@ -168,4 +168,20 @@ describe('WorkerState with registrations', () => {
       `Registry.Deregister on the gateway registry at ${loaded.gateway.registry.socket}`,
     );
   });
+
+  it('break glass serves every hook with failurePolicy Ignore, keeping them on the route of their configured policy', async () => {
+    const { loaded, store, state } = await setup();
+    await state.setBreakGlass(true); // set before the first configuration, as at start with the file present
+    await state.apply(1, loaded, store.snapshot());
+    const policies = (set: ReturnType<WorkerState['current']>['hooks']) =>
+      set.validating.map((h) => [h.name, h.failurePolicy]);
+    expect(state.current().breakGlass).toBe(true);
+    expect(policies(state.current().hooks)).toEqual([[STATIC_HOOK, 'Ignore']]);
+    expect(policies(state.current().hooksByPolicy!.Fail)).toEqual([[STATIC_HOOK, 'Ignore']]);
+    expect(policies(state.current().hooksByPolicy!.Ignore)).toEqual([]);
+    await state.setBreakGlass(false);
+    expect(state.current().breakGlass).toBe(false);
+    expect(policies(state.current().hooks)).toEqual([[STATIC_HOOK, 'Fail']]);
+    expect(policies(state.current().hooksByPolicy!.Fail)).toEqual([[STATIC_HOOK, 'Fail']]);
+  });
 });

@@ -8,13 +8,14 @@
  * received. A renewal (same registry generation) rebuilds nothing: it only moves the leases the
  * lease guard reads, and the guard reads the latest snapshot on every call.
  */
-import { type HookInvoker, type RequestBudgetOptions } from '@hookgate/admission';
+import { type HookInvoker, type HookSet, type RequestBudgetOptions } from '@hookgate/admission';
 import type { GatewayConfiguration, LoadedConfiguration } from '@hookgate/config';
 import type { GatewayMetrics, Logger } from '@hookgate/observability';
 import { staticNamespaces } from '../namespaces/static-namespaces.js';
 import type { LookupOutcome, LookupSource, NamespaceSource } from '../namespaces/namespace-source.js';
 import { createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
 import type { GatewayState, GatewayStateSource } from '../server/gateway-state.js';
+import { failingOpen, hookSetsByPolicy } from '../server/policy-hook-sets.js';
 import { PluginSet, type PluginSpec } from './plugin-set.js';
 import { NO_REGISTRATIONS, staticSourcesOf } from './registry-sources.js';
 
@@ -23,6 +24,8 @@ export interface WorkerGatewayState extends GatewayState {
   readonly budget: RequestBudgetOptions;
   /** The registry generation merged into `hooks`. */
   readonly registryGeneration: number;
+  /** Break glass is on: every hook in `hooks` and `hooksByPolicy` fails open. */
+  readonly breakGlass: boolean;
 }
 
 export class WorkerState implements GatewayStateSource {
@@ -37,6 +40,7 @@ export class WorkerState implements GatewayStateSource {
   /** Fails the calls of a registered plugin whose lease ran out; one per registry socket (named in its message). */
   #guard: (inner: HookInvoker) => HookInvoker = (inner) => inner;
   #guardSocket: string | undefined;
+  #breakGlass = false;
 
   constructor(
     private readonly log: Logger,
@@ -76,6 +80,16 @@ export class WorkerState implements GatewayStateSource {
       if (configuration === undefined) return false;
       await this.#build(configuration.generation, configuration.loaded);
       return true;
+    });
+  }
+
+  /** The break-glass switch: rebuilds the served hooks with every failurePolicy Ignore (or back). */
+  setBreakGlass(on: boolean): Promise<void> {
+    if (on === this.#breakGlass) return Promise.resolve();
+    this.#breakGlass = on;
+    return this.#enqueue(async () => {
+      const configuration = this.#configuration;
+      if (configuration !== undefined) await this.#build(configuration.generation, configuration.loaded);
     });
   }
 
@@ -127,7 +141,7 @@ export class WorkerState implements GatewayStateSource {
       generation,
       registryGeneration: registry.generation,
       gateway,
-      hooks: merged.value.hooks,
+      ...this.#served(merged.value.hooks),
       plugins,
       namespaces: namespaces.lookup,
       budget: {
@@ -136,6 +150,17 @@ export class WorkerState implements GatewayStateSource {
       },
       annotations: { includePatchAnnotations: gateway.audit.patchAnnotations },
       guardPlugins: this.#guard,
+    };
+  }
+
+  /** The hooks as served: split by configured failurePolicy first, then failing open under break glass. */
+  #served(hooks: HookSet): Pick<WorkerGatewayState, 'hooks' | 'hooksByPolicy' | 'breakGlass'> {
+    const byPolicy = hookSetsByPolicy(hooks);
+    if (!this.#breakGlass) return { hooks, hooksByPolicy: byPolicy, breakGlass: false };
+    return {
+      hooks: failingOpen(hooks),
+      hooksByPolicy: { Fail: failingOpen(byPolicy.Fail), Ignore: byPolicy.Ignore },
+      breakGlass: true,
     };
   }
 

@@ -46,6 +46,7 @@ export async function runWorker(options: ServeOptions): Promise<void> {
   const gateway = first.configuration.gateway;
   if (options.logLevel === undefined) log.level = gateway.logLevel;
   const state = new WorkerState(log, metrics);
+  await state.setBreakGlass(first.breakGlass !== undefined);
   await state.apply(first.generation, first.configuration, first.registry);
 
   const tls = gateway.admission.tls.disabled ? undefined : await openTls(first.configuration, log, metrics);
@@ -56,7 +57,22 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     { ...(tls ? { tls } : {}), ...(tokens.length > 0 ? { bearerTokens: () => tokens } : {}) },
     { state, bridge: bridge.invoke, logger: log, metrics, sideEffects: loggingSideEffectSink(log, metrics), now },
   );
-  await app.listen({ host: gateway.admission.host, port: gateway.admission.port });
+  try {
+    await app.listen({ host: gateway.admission.host, port: gateway.admission.port });
+  } catch (error) {
+    // The primary says so once, for every worker, and exits: a gateway that cannot take
+    // admission requests must not look alive (a static pod would otherwise never restart).
+    const { code = 'UNKNOWN', message } = error as NodeJS.ErrnoException;
+    const failed: WorkerMessage = {
+      type: 'hookgate:listen-failed',
+      address: hostPort(gateway.admission.host, gateway.admission.port),
+      code,
+      cause: message,
+    };
+    // Exit once the message is on its way (exiting at once could drop it).
+    process.send?.(failed, undefined, {}, () => process.exit(LISTEN_FAILED_EXIT_CODE));
+    return;
+  }
   send({ type: 'hookgate:listening', port: (app.server.address() as AddressInfo).port });
 
   let closing: Promise<void> | undefined;
@@ -75,9 +91,16 @@ export async function runWorker(options: ServeOptions): Promise<void> {
 
   inbox.deliverTo((message) => {
     if (message.type === 'hookgate:shutdown') void shutdown('asked by the primary');
+    if (message.type === 'hookgate:break-glass') {
+      state.setBreakGlass(message.breakGlass !== undefined).then(
+        () => sendApplied(state),
+        (error: unknown) => log.error({ error: (error as Error).message }, 'could not apply the break-glass switch'),
+      );
+    }
     if (message.type === 'hookgate:configuration') {
       void (async () => {
         try {
+          await state.setBreakGlass(message.breakGlass !== undefined);
           await state.apply(message.generation, message.configuration, message.registry);
           tokens = await readBearerTokens(message.configuration.gateway.admission.bearerTokenFile);
           sendApplied(state);
@@ -109,6 +132,13 @@ export async function runWorker(options: ServeOptions): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
   // The primary is gone: nobody will route connections here any more.
   process.on('disconnect', () => void shutdown('primary disconnected'));
+}
+
+/** A worker that could not bind exits with this code; the primary does not replace it. */
+export const LISTEN_FAILED_EXIT_CODE = 78; // EX_CONFIG: the address is the operator's to fix
+
+function hostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function send(message: WorkerMessage): void {

@@ -13,6 +13,7 @@ import {
   type AdmissionReview,
   type ChainEnv,
   type ChainOutcome,
+  type FailurePolicyType,
   type Phase,
 } from '@hookgate/admission';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -23,6 +24,7 @@ import { logDecision } from './decision-log.js';
 import type { GatewayContext } from './gateway-context.js';
 import type { AdmissionBody } from './json-body.js';
 import { recordOutcome, recordRequest } from './outcome-metrics.js';
+import { hookSetsByPolicy } from './policy-hook-sets.js';
 import { summarizeRequest } from './request-summary.js';
 
 const RUN: Record<
@@ -33,7 +35,11 @@ const RUN: Record<
   validating: runValidating,
 };
 
-export function admissionHandler(phase: Phase, ctx: GatewayContext) {
+/**
+ * `policy`: the route of the registration's webhook for that failure policy (`/mutate/fail`...),
+ * which runs only the hooks configured with it; absent (`/mutate`, `/validate`): every hook.
+ */
+export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: FailurePolicyType) {
   return async (
     request: FastifyRequest<{ Body: AdmissionBody; Querystring: { timeout?: string } }>,
     reply: FastifyReply,
@@ -43,8 +49,9 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext) {
     if (!review.ok) throw badRequest(`invalid AdmissionReview: ${review.error.message}`);
     const { version, request: admission } = review.value;
     const state = ctx.state.current(); // read once: the request keeps this configuration to the end
+    const hooks = policy === undefined ? state.hooks : (state.hooksByPolicy ?? hookSetsByPolicy(state.hooks))[policy];
     const summary = summarizeRequest(phase, admission);
-    if (state.hooks.candidates(phase, admission).length === 0) {
+    if (hooks.candidates(phase, admission).length === 0) {
       recordRequest(ctx.metrics, summary, 'allowed', (ctx.now() - started) / 1000);
       return encodeReview(version, admission.uid, { allowed: true });
     }
@@ -65,10 +72,11 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext) {
       apiserverDeadline: budget.apiserverDeadline,
       signal: abortOnHangUp(reply),
     };
-    const outcome = await RUN[phase](state.hooks, admission, env);
+    const outcome = await RUN[phase](hooks, admission, env);
     const elapsed = ctx.now() - started;
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
-    logDecision(request.log, summary, outcome, elapsed);
+    // Under break glass every decision line says why a Fail hook failed open.
+    logDecision(state.breakGlass ? request.log.child({ breakGlass: true }) : request.log, summary, outcome, elapsed);
     if (outcome.sideEffects.length > 0)
       ctx.sideEffects.record(outcome.sideEffects, { ...summary, allowed: outcome.allowed });
     return encodeReview(version, admission.uid, {

@@ -13,6 +13,7 @@ import {
   HG_ERR_GATEWAY_METHOD,
   HG_ERR_GATEWAY_NOT_FOUND,
 } from '@hookgate/errors';
+import { FAILURE_POLICIES, admissionPath } from '../registration/index.js';
 
 /** A metav1.Status failure; Hookgate's own error code travels as the cause's reason. */
 export function failureStatus(code: number, reason: string, message: string, hookgateCode: string) {
@@ -51,13 +52,18 @@ const CLIENT_ERRORS: Readonly<Record<string, (error: FastifyError) => string>> =
  * Client errors → 400 Status; anything else is a defect: logged with the request id, answered 500
  * without details (the apiserver then applies the gateway registration's own failurePolicy).
  */
-const ADMISSION_PATHS = new Set(['/mutate', '/validate']);
+const ADMISSION_PATHS = new Set([
+  '/mutate',
+  '/validate',
+  ...FAILURE_POLICIES.flatMap((p) => [admissionPath('mutating', p), admissionPath('validating', p)]),
+]);
 
 export function registerErrorHandler(app: FastifyInstance): void {
   // Unknown paths and methods get a Status naming what is served, not fastify's own body.
   app.setNotFoundHandler((request, reply) => {
     const path = (request.url.split('?')[0] ?? '').slice(0, 200);
-    const served = 'the gateway serves POST /mutate and POST /validate';
+    const served =
+      'the gateway serves POST /mutate and POST /validate (and /mutate/fail, /mutate/ignore, /validate/fail, /validate/ignore for its registration)';
     if (ADMISSION_PATHS.has(path)) {
       return reply
         .code(405)

@@ -240,19 +240,22 @@ describe('buildGateway', () => {
       method: 'GET' as const,
       url: '/mutate',
       code: 405,
-      message: 'GET /mutate is not allowed: the gateway serves POST /mutate and POST /validate',
+      message:
+        'GET /mutate is not allowed: the gateway serves POST /mutate and POST /validate (and /mutate/fail, /mutate/ignore, /validate/fail, /validate/ignore for its registration)',
     },
     {
       method: 'PUT' as const,
       url: '/validate?timeout=10s',
       code: 405,
-      message: 'PUT /validate is not allowed: the gateway serves POST /mutate and POST /validate',
+      message:
+        'PUT /validate is not allowed: the gateway serves POST /mutate and POST /validate (and /mutate/fail, /mutate/ignore, /validate/fail, /validate/ignore for its registration)',
     },
     {
       method: 'POST' as const,
       url: '/admit',
       code: 404,
-      message: 'no endpoint "/admit": the gateway serves POST /mutate and POST /validate',
+      message:
+        'no endpoint "/admit": the gateway serves POST /mutate and POST /validate (and /mutate/fail, /mutate/ignore, /validate/fail, /validate/ignore for its registration)',
     },
   ])('answers $code with a Status for $method $url', async ({ method, url, code, message }) => {
     const res = await gateway.app.inject({ method, url });

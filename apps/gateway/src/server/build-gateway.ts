@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { EncodeAnnotationsOptions, HookInvoker } from '@hookgate/admission';
 import { createRequestIds, type GatewayMetrics, type Logger } from '@hookgate/observability';
 import { secureContextOptions, type TlsMaterial, type TlsMaterialSource } from '../tls/index.js';
+import { FAILURE_POLICIES, admissionPath } from '../registration/index.js';
 import { admissionHandler } from './admission-route.js';
 import { registerApiserverAuth } from './apiserver-auth.js';
 import { answerClientError, registerErrorHandler } from './bad-request.js';
@@ -88,6 +89,11 @@ export function buildGateway(options: GatewayOptions, deps: GatewayDeps): Fastif
   closeConnectionsWhenDraining(app);
   app.post('/mutate', admissionHandler('mutating', ctx));
   app.post('/validate', admissionHandler('validating', ctx));
+  // The registration's webhooks, one per failure policy (print-webhooks).
+  for (const policy of FAILURE_POLICIES) {
+    app.post(admissionPath('mutating', policy), admissionHandler('mutating', ctx, policy));
+    app.post(admissionPath('validating', policy), admissionHandler('validating', ctx, policy));
+  }
   return app;
 }
 

@@ -10,10 +10,18 @@ import type {
   RequestBudgetOptions,
 } from '@hookgate/admission';
 import type { PluginClients } from '../grpc/index.js';
+import type { PolicyHookSets } from './policy-hook-sets.js';
 
 export interface GatewayState {
   readonly generation: number;
   readonly hooks: HookSet;
+  /**
+   * The hooks behind `/mutate/fail`, `/mutate/ignore`, ... split by their configured failurePolicy
+   * (before break glass); split from `hooks` when absent.
+   */
+  readonly hooksByPolicy?: PolicyHookSets;
+  /** The break-glass switch is on: every hook is served failing open; decision lines say so. */
+  readonly breakGlass?: boolean;
   readonly plugins: PluginClients;
   /** Namespace labels for namespaceSelector (static labels are part of the configuration). */
   readonly namespaces: NamespaceLookup;

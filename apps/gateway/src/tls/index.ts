@@ -14,3 +14,15 @@ export { ensureSelfManagedCertificates, selfManagedPaths } from './self-managed.
 export type { SelfManagedMaterial, SelfManagedOptions } from './self-managed.js';
 export { SERVING_IPS, SERVING_DNS_NAMES } from './certificate-authority.js';
 export { RENEW_AT_FRACTION } from './inspect-certificate.js';
+export {
+  createCa,
+  exportCa,
+  importCa,
+  promoteNextCa,
+  dropPreviousCa,
+  trustedCaBundle,
+  summarizeCa,
+  CaFileError,
+  type CaSlot,
+  type CaSummary,
+} from './ca-files.js';

@@ -60,6 +60,10 @@ export function selfManagedPaths(stateDir: string) {
     caCert: join(dir, 'ca.crt'),
     serving: join(dir, 'serving.pem'),
     lock: join(dir, '.lock'),
+    /** CA rotation (ca-files.ts): the next CA, trusted but not serving yet, and the retired one, still trusted. */
+    nextCa: join(dir, 'ca-next.pem'),
+    nextCaCert: join(dir, 'ca-next.crt'),
+    previousCaCert: join(dir, 'ca-previous.crt'),
   };
 }
 
@@ -116,7 +120,7 @@ export async function ensureSelfManagedCertificates(options: SelfManagedOptions)
   });
 }
 
-async function readKeyAndCert(path: string): Promise<KeyAndCert | undefined> {
+export async function readKeyAndCert(path: string): Promise<KeyAndCert | undefined> {
   try {
     return splitKeyAndCerts(await readFile(path, 'utf8'));
   } catch (err) {
@@ -125,7 +129,7 @@ async function readKeyAndCert(path: string): Promise<KeyAndCert | undefined> {
   }
 }
 
-async function writeAtomically(path: string, content: string, mode: number): Promise<void> {
+export async function writeAtomically(path: string, content: string, mode: number): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, content, { mode });
   await chmod(temp, mode); // the umask may have narrowed or the file pre-existed

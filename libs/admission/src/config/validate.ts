@@ -181,7 +181,8 @@ function validateResources(resources: readonly string[], path: FieldPath, errs: 
   }
 }
 
-function validateRule(rule: unknown, path: FieldPath, errs: FieldError[]): void {
+/** One webhook rule (RuleWithOperations) as the apiserver validates it; every problem at its path. */
+export function validateRule(rule: unknown, path: FieldPath, errs: FieldError[]): void {
   if (!isObject(rule)) {
     errs.push(invalid(path, rule, `must be an object, got ${describe(rule)}`));
     return;

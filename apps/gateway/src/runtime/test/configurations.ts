@@ -4,7 +4,19 @@ import path from 'node:path';
 import { loadConfiguration, type LoadedConfiguration } from '@hookgate/config';
 import { stringify } from 'yaml';
 
-/** A GatewayConfiguration (with `gateway` merged over a minimal one) plus webhook configuration documents, loaded for real. */
+/** registration.reserve with room for any hook registered at run time (tests of the Registry's other rules). */
+export const RESERVE_EVERYTHING = (['Mutating', 'Validating'] as const).flatMap((type) =>
+  (['Fail', 'Ignore'] as const).map((failurePolicy) => ({
+    type,
+    failurePolicy,
+    rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }],
+  })),
+);
+
+/**
+ * A GatewayConfiguration (with `gateway` merged over a minimal one, whose registration reserves
+ * room for any registered hook) plus webhook configuration documents, loaded for real.
+ */
 export async function loadTestConfiguration(
   dir: string,
   gateway: Record<string, unknown>,
@@ -16,6 +28,7 @@ export async function loadTestConfiguration(
     kind: 'GatewayConfiguration',
     stateDir: path.join(dir, 'state'),
     workers: 1,
+    registration: { reserve: RESERVE_EVERYTHING },
     ...gateway,
   };
   await writeFile(file, [head, ...documents].map((d) => stringify(d)).join('---\n'));
