@@ -34,7 +34,8 @@ const { values: args } = parseArgs({
 const JOBS = Number(args.jobs);
 const RUNS = Number(args.runs);
 const CONCURRENCY = 16;
-const PREFIX = `{bench-${process.pid}}`;
+/** The primary's pid names the keys of this run (the worker is told it): all deleted at the end. */
+const PREFIX = `{bench-${cluster.isPrimary ? process.pid : process.env['BENCH_PRIMARY_PID']}}`;
 
 interface Row {
   readonly name: string;
@@ -171,7 +172,7 @@ async function runPrimary(): Promise<void> {
   const redis = await ensureRedis();
   const producer = new SideEffectProducer({ redisUrl: redis.url, prefix: PREFIX });
   await waitReady(producer);
-  const worker = cluster.fork();
+  const worker = cluster.fork({ BENCH_PRIMARY_PID: String(process.pid) });
   let addInPrimary = false;
   let resultOf: ((row: Row) => void) | undefined;
   let helloSeen: () => void = () => undefined;
