@@ -12,6 +12,7 @@
  *
  *   node --import tsx tools/bench/side-effects-gateway.ts [--reviews 3000] [--runs 3]
  *   (or: npm run bench:side-effects-gateway -w tools/bench -- --runs 3)
+ *   --profile DIR: V8 CPU profiles of the Redis-up gateway (src/profile/summarize-profile.ts DIR reads them)
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -31,6 +32,8 @@ const { values: args } = parseArgs({
     serve: { type: 'string' },
     reviews: { type: 'string', default: '3000' },
     runs: { type: 'string', default: '3' },
+    /** Write V8 CPU profiles of the gateway with Redis up (primary and worker) into this directory. */
+    profile: { type: 'string' },
   },
 });
 
@@ -66,7 +69,11 @@ async function main(): Promise<void> {
       pluginProcess.stdout.once('data', () => resolve());
       pluginProcess.once('exit', (code) => reject(new Error(`plugin process exited with ${code}`)));
     });
-    const up = await startGateway({ config: config(socket, redis.url, prefix, dir), readyTimeoutMs: 60_000 });
+    const up = await startGateway({
+      config: config(socket, redis.url, prefix, dir),
+      readyTimeoutMs: 60_000,
+      ...(args.profile ? { execArgv: ['--cpu-prof', '--cpu-prof-dir', args.profile] } : {}),
+    });
     gateways.push(up);
     const down = await startGateway({
       config: config(socket, `redis://127.0.0.1:${await freePort()}`, prefix, dir),
