@@ -3,7 +3,7 @@
  * JSON array of jobs, schema v1 each. Decoding never throws: a record that does not decode, or
  * items that are not jobs, are reported so that the caller logs and counts them and moves on.
  */
-import { decodeJob, describeJobFieldError, type SideEffectJob } from '@hookgate/queue';
+import { decodeJob, describeJobFieldError, reconcileQueueName, type SideEffectJob } from '@hookgate/queue';
 
 export function encodeJobBatch(jobs: readonly SideEffectJob[]): Buffer {
   return Buffer.from(JSON.stringify(jobs), 'utf8');
@@ -27,8 +27,20 @@ export function decodeJobBatch(payload: Buffer): DecodedJobBatch {
   const problems: string[] = [];
   parsed.forEach((item: unknown, index) => {
     const decoded = decodeJob(item);
-    if (decoded.ok) jobs.push(decoded.value);
-    else problems.push(`job ${index}: ${describeJobFieldError(decoded.error)}`);
+    if (!decoded.ok) return void problems.push(`job ${index}: ${describeJobFieldError(decoded.error)}`);
+    // A plugin name no queue can have would fail its add for ever and block the drain behind it.
+    const problem = queueProblem(decoded.value.plugin);
+    if (problem === undefined) jobs.push(decoded.value);
+    else problems.push(`job ${index}: ${problem}`);
   });
   return { jobs, problems };
+}
+
+function queueProblem(plugin: string): string | undefined {
+  try {
+    reconcileQueueName(plugin);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

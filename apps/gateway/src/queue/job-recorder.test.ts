@@ -145,18 +145,18 @@ describe('JobRecorder with Redis down', () => {
     );
   });
 
-  it('skips a spool record that holds no jobs, logging and counting it, and drains its neighbours', async () => {
+  it('skips a spool record or job that cannot be added (not JSON, not a job, a plugin no queue can have), logging and counting it, and drains its neighbours', async () => {
     const { open, dir } = await setup(shared.url);
     const spool = await Spool.open({ dir });
     const before = sampleJob('ledger', 'before');
     const after = sampleJob('ledger', 'after');
     await spool.append(Buffer.from(JSON.stringify([before])));
     await spool.append(Buffer.from('{"not":"jobs"'));
-    await spool.append(Buffer.from(JSON.stringify([{ schema: 9 }, after])));
+    await spool.append(Buffer.from(JSON.stringify([{ schema: 9 }, after, { ...after, plugin: 'Not A Queue' }])));
     await spool.close();
     const { recorder, registry, logs } = await open();
     await expect.poll(() => recorder.stats().pendingRecords, { timeout: 10_000 }).toBe(0);
-    expect(await metricValue(registry, 'hookgate_side_effect_spool_undecodable_total')).toBe(2);
+    expect(await metricValue(registry, 'hookgate_side_effect_spool_undecodable_total')).toBe(3);
     expect(logs.filter((l) => String(l['msg']).includes('holds what is not a job'))).toHaveLength(2);
     expect(
       await metricValue(
