@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRedis, freePort, startRedisServer, type RedisHandle } from '@hookgate/devtools';
 import { HG_ERR_SPOOL_FULL } from '@hookgate/errors';
 import { Spool } from '@hookgate/spool';
+import { readLastRunId } from './redis-identity-file.js';
 import {
   deletePrefix,
   metricValue,
@@ -178,22 +179,29 @@ describe('JobRecorder when Redis restarts empty', () => {
     // The background batch that keeps them for replay is written within ~50 ms.
     await expect.poll(() => recorder.stats().retainedAcknowledgedRecords).toBeGreaterThan(0);
     await redis.restart();
-    for (const job of jobs) expect(await storedJob(redis.url, prefix, job)).toBeNull();
     await expect
       .poll(() => metricValue(registry, 'hookgate_side_effect_replays_total{result="done"}'), { timeout: 10_000 })
       .toBe(1);
     for (const job of jobs) expect((await storedJob(redis.url, prefix, job))?.admission.uid).toBe(job.admission.uid);
+    // Added, not duplicates: the new Redis had lost them.
+    expect(
+      await metricValue(
+        registry,
+        'hookgate_side_effect_jobs_handed_on_total{plugin="ledger",via="replay",outcome="added"}',
+      ),
+    ).toBe(2);
     expect(logs.some((l) => String(l['msg']).includes('replaying the jobs acknowledged'))).toBe(true);
   });
 
   it('replays at start when Redis changed identity while the gateway was down too', async () => {
     const redis = await privateRedis();
-    const { open, prefix } = await setup(redis.url);
+    const { open, prefix, identityFile } = await setup(redis.url);
     const first = await open();
     await expect.poll(() => first.recorder.redisUp()).toBe(true);
     const job = sampleJob('ledger', 'kept');
     await first.recorder.record([job], 2000);
     await expect.poll(() => first.recorder.stats().retainedAcknowledgedRecords).toBeGreaterThan(0);
+    await expect.poll(() => readLastRunId(identityFile)).toMatch(/^[0-9a-f]+$/);
     await first.recorder.close();
     await redis.restart();
     const second = await open();
