@@ -22,7 +22,11 @@ export function answerJobMessages(record: RecordJobs | undefined): void {
             code: 'not-configured',
             reason: 'the gateway has no redis configured',
           })
-        : record(jobs, waitMs);
+        : record(jobs, waitMs).catch((error: unknown): RecordOutcome => ({
+            ok: false,
+            code: 'internal',
+            reason: `recording failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+          }));
     void recorded.then((outcome) => {
       if (worker.isConnected())
         worker.send({ type: 'hookgate:side-effect-jobs-recorded', id, outcome } satisfies PrimaryMessage);
