@@ -17,7 +17,14 @@ export {
   type GatewayOptions,
 } from './server/build-gateway.js';
 export type { GatewayState, GatewayStateSource } from './server/gateway-state.js';
-export { loggingSideEffectSink, type SideEffectContext, type SideEffectSink } from './server/side-effects.js';
+export {
+  loggingSideEffectSink,
+  queuedSideEffectSink,
+  type ReviewFacts,
+  type SideEffectContext,
+  type SideEffectSink,
+  type SideEffectVerdict,
+} from './server/side-effects.js';
 export { routeByTarget, type TransportInvokers } from './server/composite-invoker.js';
 export { createBridgeInvoker, type BridgeInvoker, type BridgeOptions } from './bridge/bridge-invoker.js';
 export { resolveHookEndpoint, isLoopbackHost, type HookEndpoint } from './bridge/hook-endpoint.js';

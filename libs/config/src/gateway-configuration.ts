@@ -108,6 +108,30 @@ export interface RegistrationSettings {
   readonly reserve: readonly ReservedRules[];
 }
 
+/** Where side-effect jobs go: one BullMQ queue per plugin on this Redis. */
+export interface RedisQueueSettings {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://` (TLS). */
+  readonly url: string;
+  /** Key prefix of every queue; `{hookgate}` (a Redis Cluster hash tag) by default. */
+  readonly prefix: string;
+  /** How long an add may wait for Redis before the job goes to the spool instead. */
+  readonly addTimeoutMs: number;
+  /** How long one connection attempt may take. */
+  readonly connectTimeoutMs: number;
+  /** How often Redis's `run_id` is checked (it is also checked on every reconnect). */
+  readonly identityCheckSeconds: number;
+}
+
+/** The local spool: jobs Redis did not acknowledge wait here; acknowledged ones are kept for replay. */
+export interface SpoolSettings {
+  /** The spool's own directory (nothing else may live in it). */
+  readonly dir: string;
+  /** Cap on the spool's files; when full, side-effecting hooks fail by their failurePolicy. */
+  readonly maxBytes: number;
+  /** Jobs acknowledged this recently are replayed when Redis comes back with another run_id. */
+  readonly replayWindowMinutes: number;
+}
+
 export interface GatewayConfiguration {
   readonly apiVersion: typeof GATEWAY_API_VERSION;
   readonly kind: typeof GATEWAY_KIND;
@@ -125,6 +149,10 @@ export interface GatewayConfiguration {
   readonly registry: RegistryListener;
   readonly registration: RegistrationSettings;
   readonly logLevel: LogLevel;
+  /** Absent: side effects are counted and logged, not queued. */
+  readonly redis?: RedisQueueSettings;
+  /** Set exactly when `redis` is (`spoolDir` defaults to `<stateDir>/spool`). */
+  readonly spool?: SpoolSettings;
 }
 
 /** What defaulting depends on besides the document; injected so tests are deterministic. */
@@ -151,4 +179,12 @@ export const DEFAULTS = {
   logLevel: 'info',
   /** Node heartbeats (kube-node-lease) and the control plane itself (kube-system) never wait for the gateway. */
   exemptNamespaces: ['kube-system', 'kube-node-lease'],
+  redisAddTimeoutMs: 1_000,
+  redisConnectTimeoutMs: 2_000,
+  redisIdentityCheckSeconds: 5,
+  spoolDirName: 'spool',
+  // About 256,000 jobs of 1 KiB: a 30-minute Redis outage at 140 jobs/s.
+  spoolMaxBytes: 256 * 1024 * 1024,
+  // Longer than the controller's grace period and confirming read (10 s + 90 s) with room to spare.
+  replayWindowMinutes: 10,
 } as const;

@@ -359,15 +359,15 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
   });
 });
 
-describe('settings that nothing reads yet', () => {
-  it('refuses redis and spoolDir with where they are and what to do', async () => {
-    const file = await write(
-      'gw.yaml',
-      `${GATEWAY}spoolDir: /var/spool/hookgate\nredis:\n  url: redis://127.0.0.1:6379\n`,
-    );
+describe('the side-effect queue settings', () => {
+  it('reports a spool setting without redis, and a bad redis url, with where they are and what to do', async () => {
+    const file = await write('gw.yaml', `${GATEWAY}spoolDir: /var/spool/hookgate\n`);
     expect((await loadErrors(file)).map(formatConfigError)).toEqual([
-      `${file}:6 (document 1, GatewayConfiguration): spoolDir: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field`,
-      `${file}:7 (document 1, GatewayConfiguration): redis: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field`,
+      `${file}:6 (document 1, GatewayConfiguration): spoolDir: Forbidden: may only be set with redis: the spool holds side-effect jobs on their way to Redis`,
+    ]);
+    const bad = await write('bad.yaml', `${GATEWAY}redis:\n  url: http://user:hunter2@127.0.0.1:6379\n`);
+    expect((await loadErrors(bad)).map(formatConfigError)).toEqual([
+      `${bad}:7 (document 1, GatewayConfiguration): redis.url: Invalid value: "http://user:***@127.0.0.1:6379/": must be a redis:// or rediss:// URL, not http://`,
     ]);
   });
 });

@@ -225,20 +225,51 @@ describe('parseGatewayConfiguration errors', () => {
       want: ['plugins[0].stream: Invalid value: "yes": must be true or false'],
     },
     {
-      name: 'redis: no queue reads it yet',
-      doc: { redis: { url: 'redis://127.0.0.1:6379/0' } },
-      want: ['redis: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field'],
+      name: 'redis without url',
+      doc: { redis: { prefix: 'hg' } },
+      want: ['redis.url: Required value'],
     },
     {
-      name: 'redis is refused whatever it holds, not read',
-      doc: { redis: { url: 'http://127.0.0.1:6379', typo: 1 } },
-      want: ['redis: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field'],
-    },
-    {
-      name: 'spoolDir: no queue reads it yet',
-      doc: { spoolDir: '/var/spool/hookgate' },
+      name: 'redis url of another scheme, password hidden',
+      doc: { redis: { url: 'http://u:secret@127.0.0.1:6379' } },
       want: [
-        'spoolDir: Forbidden: not supported yet: side-effect jobs are not queued in this version; remove the field',
+        'redis.url: Invalid value: "http://u:***@127.0.0.1:6379/": must be a redis:// or rediss:// URL, not http://',
+      ],
+    },
+    {
+      name: 'redis url with a path that is not a database number',
+      doc: { redis: { url: 'redis://127.0.0.1:6379/queues' } },
+      want: ['redis.url: Invalid value: "redis://127.0.0.1:6379/queues": the path may only be a database number'],
+    },
+    {
+      name: 'redis prefix with the key separator',
+      doc: { redis: { url: 'redis://127.0.0.1:6379', prefix: 'a:b' } },
+      want: ['redis.prefix: Invalid value: "a:b": use letters, digits'],
+    },
+    {
+      name: 'redis unknown field and a timeout out of range',
+      doc: { redis: { url: 'redis://127.0.0.1:6379', addTimeoutMS: 5, connectTimeoutMs: 0 } },
+      want: [
+        'redis.connectTimeoutMs: Invalid value: 0: must be between 1 and 60000, inclusive',
+        'redis.addTimeoutMS: Unknown field: did you mean "addTimeoutMs"?',
+      ],
+    },
+    {
+      name: 'spoolDir without redis',
+      doc: { spoolDir: '/var/spool/hookgate' },
+      want: ['spoolDir: Forbidden: may only be set with redis: the spool holds side-effect jobs on their way to Redis'],
+    },
+    {
+      name: 'spool settings without redis',
+      doc: { spool: { maxBytes: 1048576 } },
+      want: ['spool: Forbidden: may only be set with redis'],
+    },
+    {
+      name: 'spool too small, negative replay window',
+      doc: { redis: { url: 'redis://127.0.0.1:6379' }, spool: { maxBytes: 100, replayWindowMinutes: -1 } },
+      want: [
+        'spool.maxBytes: Invalid value: 100: must be between 4096 and',
+        'spool.replayWindowMinutes: Invalid value: -1: must be between 0 and 10080, inclusive',
       ],
     },
     {
@@ -311,12 +342,42 @@ describe('parseGatewayConfiguration errors', () => {
     });
   }
 
-  it('refuses redis and spoolDir together, each as a forbidden field', () => {
-    const r = parseGatewayConfiguration({ ...base, spoolDir: 'spool', redis: { url: 'redis://127.0.0.1:6379' } }, env);
-    expect(r.ok ? [] : r.error.map((e) => [e.field, e.rule])).toEqual([
-      ['spoolDir', 'FieldValueForbidden'],
-      ['redis', 'FieldValueForbidden'],
-    ]);
+  it('reads redis, spoolDir and spool with their defaults, the spool under stateDir unless given', () => {
+    const minimal = parseGatewayConfiguration({ ...base, redis: { url: 'redis://127.0.0.1:6379' } }, env);
+    expect(minimal.ok && { redis: minimal.value.redis, spool: minimal.value.spool }).toEqual({
+      redis: {
+        url: 'redis://127.0.0.1:6379',
+        prefix: '{hookgate}',
+        addTimeoutMs: 1000,
+        connectTimeoutMs: 2000,
+        identityCheckSeconds: 5,
+      },
+      spool: { dir: '/home/me/project/.hookgate/state/spool', maxBytes: 268435456, replayWindowMinutes: 10 },
+    });
+    const given = parseGatewayConfiguration(
+      {
+        ...base,
+        redis: {
+          url: 'rediss://:pw@redis.example:6380/2',
+          prefix: '{hg-a}',
+          addTimeoutMs: 250,
+          identityCheckSeconds: 1,
+        },
+        spoolDir: 'spool',
+        spool: { maxBytes: 65536, replayWindowMinutes: 0 },
+      },
+      env,
+    );
+    expect(given.ok && { redis: given.value.redis, spool: given.value.spool }).toEqual({
+      redis: {
+        url: 'rediss://:pw@redis.example:6380/2',
+        prefix: '{hg-a}',
+        addTimeoutMs: 250,
+        connectTimeoutMs: 2000,
+        identityCheckSeconds: 1,
+      },
+      spool: { dir: '/etc/hookgate/spool', maxBytes: 65536, replayWindowMinutes: 0 },
+    });
   });
 
   it('reports every problem of a document at once, each with its field and rule', () => {

@@ -20,6 +20,7 @@ import type { FieldError, Result, RuleWithOperations } from '@hookgate/admission
 import { LOG_LEVELS } from '@hookgate/observability';
 import { issueFromFieldError, type DocumentIssue } from './config-error.js';
 import { MAX_UNIX_SOCKET_PATH_BYTES, isHost, readPluginList, type PathReader } from './plugin-list.js';
+import { readQueueSettings } from './parse-queue-settings.js';
 import { DEFAULTS, GATEWAY_API_VERSION, GATEWAY_KIND } from './gateway-configuration.js';
 import type {
   AdmissionListener,
@@ -60,7 +61,7 @@ export function parseGatewayConfiguration(
       : env.isRoot
         ? DEFAULTS.rootStateDir
         : resolve(env.cwd, DEFAULTS.userStateDir);
-  refuseNotQueuedYet(top);
+  const queue = readQueueSettings(top, stateDir, optionalPath);
 
   const plugins = readPluginList(top, optionalPath, { stream: true });
   const kubernetes = readKubernetes(top.object('kubernetes'), optionalPath);
@@ -120,6 +121,7 @@ export function parseGatewayConfiguration(
     registry,
     registration,
     logLevel,
+    ...queue,
   });
 }
 
@@ -203,19 +205,6 @@ function checkPortConflict(admission: AdmissionListener, metrics: MetricsListene
     top.report(
       invalid(top.path.child('metrics', 'port'), metrics.port, 'must differ from admission.port on the same address'),
     );
-  }
-}
-
-/**
- * `redis` and `spoolDir` were to say where side-effect jobs wait, but this version queues none
- * (side effects are counted and logged). Refused rather than accepted and ignored, so nobody
- * relies on a queue that is not there; the issue that adds the queue reads them again.
- */
-const NOT_QUEUED_YET = 'not supported yet: side-effect jobs are not queued in this version; remove the field';
-
-function refuseNotQueuedYet(top: FieldReader): void {
-  for (const field of ['spoolDir', 'redis']) {
-    if (top.has(field)) top.report(forbidden(top.path.child(field), NOT_QUEUED_YET));
   }
 }
 

@@ -78,6 +78,17 @@ export const HG_ERR_GATEWAY_INTERNAL = defineError('HG_ERR_GATEWAY_INTERNAL', '%
     'Find the error the gateway logged at that time (it carries the request id and the stack trace) and report it.',
 });
 
+export const HG_ERR_GATEWAY_SIDE_EFFECT_NOT_RECORDED = defineError(
+  'HG_ERR_GATEWAY_SIDE_EFFECT_NOT_RECORDED',
+  'the side effects hook %s reported could not be recorded for reconciliation: %s',
+  {
+    meaning:
+      "A hook reported side effects, and the gateway could make their reconciliation jobs durable neither in Redis nor in its local spool (`spoolDir`): Redis did not acknowledge them and the spool is full or cannot be written. The gateway never drops a job silently: the hook fails by its failurePolicy. Under `Fail` the request is denied with this message (in the apiserver's `failed calling webhook` wording); under `Ignore` it is admitted without the job, logged at error and counted in `hookgate_side_effect_unrecorded_total`.",
+    remedy:
+      'Make Redis reachable again (the message says why it was not used), so the spool drains; if outages this long are expected, raise `spool.maxBytes` (and the disk under `spoolDir`). Check the disk under `spoolDir` when the spool could not be written. Reconcile by hand what the hooks of admitted requests did (their log lines name hook, kind and key).',
+  },
+);
+
 export const HG_ERR_GATEWAY_UNAUTHENTICATED = defineError('HG_ERR_GATEWAY_UNAUTHENTICATED', '%s', {
   meaning:
     'The gateway answered 401: the admission listener requires a client certificate signed by `admission.tls.clientCAFile` or a bearer token from `admission.bearerTokenFile`, and the request presented neither.',
@@ -219,6 +230,7 @@ export const catalogue = {
   HG_ERR_GATEWAY_CLIENT,
   HG_ERR_GATEWAY_INTERNAL,
   HG_ERR_GATEWAY_UNAUTHENTICATED,
+  HG_ERR_GATEWAY_SIDE_EFFECT_NOT_RECORDED,
   HG_ERR_PLUGIN_CONFIG_INVALID,
   HG_ERR_PLUGIN_DEFINITION_INVALID,
   HG_ERR_LEDGER_REDIS_UNREACHABLE,

@@ -20,7 +20,7 @@ Not listed here, because they are not thrown Hookgate errors:
 - Admission decisions and hook failures are values: a denial is the hook's own Status, and a hook
   that cannot be called is decided by its \`failurePolicy\` with the apiserver's wording.
 - Configuration problems are field errors in the apiserver's wording
-  (\`redis: Forbidden: not supported yet: ...\`), all reported together; see libs/config/README.md.
+  (\`spoolDir: Forbidden: may only be set with redis: ...\`), all reported together; see libs/config/README.md.
 - \`HookCallError\` and \`RegistrationRefusedError\` (plugin SDK) carry a gRPC status as \`code\`,
   because that status is what crosses the wire: the gateway decides a hook's calling failure by it,
   and a plugin retries a registration unless the status says the request itself is wrong.

@@ -239,7 +239,15 @@ describe('buildSideEffectJob', () => {
   });
 
   it("takes the chain's ReportedSideEffect as it is", () => {
-    const reported: ReportedSideEffect = { hook: 'h', configuration: 'c', kind: 'k', key: 'x', violation: 'dry-run' };
+    const reported: ReportedSideEffect = {
+      hook: 'h',
+      configuration: 'c',
+      plugin: 'p',
+      failurePolicy: 'Fail',
+      kind: 'k',
+      key: 'x',
+      violation: 'dry-run',
+    };
     const job = buildSideEffectJob({
       plugin: 'p',
       effect: reported,

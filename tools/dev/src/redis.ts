@@ -59,9 +59,12 @@ async function answersPing(host: string, port: number, timeoutMs: number): Promi
   });
 }
 
-/** Starts a private redis-server on a free port (also used directly by tests of this module). */
-export async function startRedisServer(timeoutMs = 5000): Promise<RedisHandle> {
-  const port = await freePort();
+/**
+ * Starts a private redis-server on a free port (also used directly by tests of this module), or
+ * on `port`: a test that restarts Redis starts the next one where the first one listened.
+ */
+export async function startRedisServer(timeoutMs = 5000, atPort?: number): Promise<RedisHandle> {
+  const port = atPort ?? (await freePort());
   const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-'));
   let child: ChildProcess;
   try {

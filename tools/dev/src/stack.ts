@@ -64,6 +64,8 @@ async function main(): Promise<void> {
   metrics.port = Number(process.env['HOOKGATE_METRICS_PORT'] ?? metrics.port);
   Object.assign(gateway, {
     stateDir: join(dir, 'state'),
+    redis: { ...(gateway['redis'] as Record<string, unknown>), url: redis.url },
+    spoolDir: join(dir, 'spool'),
     plugins: PLUGINS.map((name) => ({ name, target: `unix://${join(run, `${name}.sock`)}` })),
   });
   await writeFile(join(configDir, '00-gateway.yaml'), stringify(gateway));

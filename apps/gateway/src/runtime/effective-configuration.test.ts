@@ -65,4 +65,24 @@ describe('applyServeOptions', () => {
       registry: { socket: '/run/hookgate/registry.sock' },
     });
   });
+
+  it('--state-dir moves the default spool with it, and leaves one the file placed elsewhere', () => {
+    const queued = (dir: string) =>
+      ({
+        ...loaded,
+        gateway: {
+          ...loaded.gateway,
+          redis: { url: 'redis://127.0.0.1:6379' },
+          spool: { dir, maxBytes: 4096, replayWindowMinutes: 10 },
+        },
+      }) as unknown as LoadedConfiguration;
+    const options = { configPath: '/etc/hookgate', stateDir: '/tmp/s' };
+    expect(applyServeOptions(queued('/var/lib/hookgate/spool'), options).gateway.spool).toEqual({
+      dir: '/tmp/s/spool',
+      maxBytes: 4096,
+      replayWindowMinutes: 10,
+    });
+    expect(applyServeOptions(queued('/srv/spool'), options).gateway.spool?.dir).toBe('/srv/spool');
+    expect(applyServeOptions(loaded, options).gateway.spool).toBeUndefined();
+  });
 });

@@ -5,6 +5,8 @@
  * metrics aggregation uses the same channel with its own types.)
  */
 import type { LoadedConfiguration } from '@hookgate/config';
+import type { SideEffectJob } from '@hookgate/queue';
+import type { RecordOutcome } from '../queue/job-recorder.js';
 import type { BreakGlassState } from '../break-glass/index.js';
 import type { RegistrySnapshot } from '../registry/index.js';
 
@@ -22,7 +24,9 @@ export type PrimaryMessage =
   | { readonly type: 'hookgate:break-glass'; readonly breakGlass?: BreakGlassState }
   /** A registry change: a registration, renewal, expiry or deregistration (`registry.generation` moves unless it is a renewal). */
   | { readonly type: 'hookgate:registry'; readonly registry: RegistrySnapshot }
-  | { readonly type: 'hookgate:shutdown' };
+  | { readonly type: 'hookgate:shutdown' }
+  /** The answer to a worker's side-effect jobs: acknowledged by Redis, fsynced to the spool, or why not. */
+  | { readonly type: 'hookgate:side-effect-jobs-recorded'; readonly id: number; readonly outcome: RecordOutcome };
 
 export type WorkerMessage =
   /** Sent once the worker listens for IPC: the primary answers with the current configuration. */
@@ -36,6 +40,13 @@ export type WorkerMessage =
       readonly generation: number;
       readonly registryGeneration: number;
       readonly error: string;
+    }
+  /** One review's side-effect jobs for the primary's producer and spool; `waitMs`: what the review can still wait. */
+  | {
+      readonly type: 'hookgate:side-effect-jobs';
+      readonly id: number;
+      readonly jobs: readonly SideEffectJob[];
+      readonly waitMs: number;
     };
 
 function isHookgateMessage(value: unknown): boolean {

@@ -35,6 +35,9 @@ import { keepPrimaryMetrics } from './metric-ownership.js';
 import { openPrimaryRegistry, type PrimaryRegistry } from './primary-registry.js';
 import type { ServeOptions } from './serve-options.js';
 import { WorkerPool } from './worker-pool.js';
+import { answerJobMessages } from '../queue/job-channel.js';
+import type { JobRecorder } from '../queue/job-recorder.js';
+import { openJobRecorder } from '../queue/open-job-recorder.js';
 
 const SHUTDOWN_GRACE_MS = 35_000;
 
@@ -81,6 +84,16 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     return 1;
   }
   const runningRegistry = registry;
+
+  let jobs: JobRecorder | undefined;
+  try {
+    jobs = await openJobRecorder(gateway, log, metricsRegistry);
+  } catch (error) {
+    await runningRegistry.close();
+    process.stderr.write(`hookgate: cannot open the side-effect queue: ${(error as Error).message}; nothing started\n`);
+    return 1;
+  }
+  answerJobMessages(jobs === undefined ? undefined : (batch, waitMs) => jobs.record(batch, waitMs));
 
   // Break glass: read before the first worker asks for its configuration, followed from then on.
   const breakGlassGauge = createBreakGlassGauge(metricsRegistry);
@@ -201,6 +214,8 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       unhookSighup();
       // The registry stops taking registrations and writes its last state while workers drain.
       await Promise.all([pool.stop(SHUTDOWN_GRACE_MS), runningRegistry.close()]);
+      // After the workers: their last reviews' jobs are recorded before the spool closes.
+      await jobs?.close();
       await health.close();
       log.info({}, 'hookgate stopped');
       resolve(exitCode);
@@ -266,11 +281,13 @@ function warnAboutRestartOnlySettings(
       stateDir: g.stateDir,
       workers: g.workers,
       registry: g.registry,
+      redis: g.redis,
+      spool: g.spool,
     });
   if (bound(started) !== bound(next.gateway)) {
     log.warn(
       {},
-      'listener, TLS, authentication, registry or worker settings changed: they apply at the next restart; hooks, plugins and namespaces changed now',
+      'listener, TLS, authentication, registry, worker, redis or spool settings changed: they apply at the next restart; hooks, plugins and namespaces changed now',
     );
   }
 }

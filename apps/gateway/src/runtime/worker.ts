@@ -18,7 +18,10 @@ import {
 } from '@hookgate/observability';
 import { createBridgeInvoker } from '../bridge/bridge-invoker.js';
 import { buildGateway } from '../server/build-gateway.js';
-import { loggingSideEffectSink } from '../server/side-effects.js';
+import { hostname } from 'node:os';
+import { primaryJobChannel } from '../queue/job-channel.js';
+import { createUnrecordedCounter } from '../queue/queue-metrics.js';
+import { loggingSideEffectSink, queuedSideEffectSink, type SideEffectSink } from '../server/side-effects.js';
 import { openTlsMaterial, type TlsMaterialSource } from '../tls/index.js';
 import type { WorkerMessage } from './messages.js';
 import { openPrimaryInbox } from './primary-inbox.js';
@@ -53,9 +56,21 @@ export async function runWorker(options: ServeOptions): Promise<void> {
   let tokens = await readBearerTokens(gateway.admission.bearerTokenFile);
   const now = () => performance.now();
   const bridge = createBridgeInvoker({ now });
+  // Queuing is bound at start, like the listeners: the primary opened (or did not open) the producer.
+  const jobs = gateway.redis === undefined ? undefined : primaryJobChannel(send);
+  const sideEffects: SideEffectSink =
+    jobs === undefined
+      ? loggingSideEffectSink(log, metrics)
+      : queuedSideEffectSink({
+          log,
+          metrics,
+          unrecorded: createUnrecordedCounter(registry),
+          record: jobs.record,
+          gateway: hostname(),
+        });
   const app = buildGateway(
     { ...(tls ? { tls } : {}), ...(tokens.length > 0 ? { bearerTokens: () => tokens } : {}) },
-    { state, bridge: bridge.invoke, logger: log, metrics, sideEffects: loggingSideEffectSink(log, metrics), now },
+    { state, bridge: bridge.invoke, logger: log, metrics, sideEffects, now },
   );
   try {
     await app.listen({ host: gateway.admission.host, port: gateway.admission.port });
@@ -80,6 +95,7 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     closing ??= (async () => {
       log.info({ reason }, 'worker shutting down: no new connections, finishing in-flight requests');
       await app.close();
+      jobs?.close();
       await bridge.close();
       await state.close();
       tls?.close();

@@ -15,6 +15,7 @@ import {
   type ChainOutcome,
   type FailurePolicyType,
   type Phase,
+  type Status,
 } from '@hookgate/admission';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pluginInvoker } from '../grpc/index.js';
@@ -72,18 +73,33 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
       apiserverDeadline: budget.apiserverDeadline,
       signal: abortOnHangUp(reply),
     };
-    const outcome = await RUN[phase](hooks, admission, env);
+    let outcome = await RUN[phase](hooks, admission, env);
+    if (outcome.sideEffects.length > 0) {
+      // The durable hand-over of side-effect jobs, before the answer: the apiserver may act on it at once.
+      const waitMs = budget.apiserverDeadline - budget.marginMs / 2 - ctx.now();
+      const recorded = ctx.sideEffects.record(
+        outcome.sideEffects,
+        { ...summary, allowed: outcome.allowed },
+        { request: admission, outcome, waitMs },
+      );
+      const denial = recorded === undefined ? undefined : (await recorded).denial;
+      if (denial !== undefined) outcome = withoutAdmission(outcome, denial);
+    }
     const elapsed = ctx.now() - started;
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
     // Under break glass every decision line says why a Fail hook failed open.
     logDecision(state.breakGlass ? request.log.child({ breakGlass: true }) : request.log, summary, outcome, elapsed);
-    if (outcome.sideEffects.length > 0)
-      ctx.sideEffects.record(outcome.sideEffects, { ...summary, allowed: outcome.allowed });
     return encodeReview(version, admission.uid, {
       ...outcome,
       auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations),
     });
   };
+}
+
+/** The request denied after all (its side effects could not be recorded): no patch, the denial's Status. */
+function withoutAdmission(outcome: ChainOutcome, status: Status): ChainOutcome {
+  const { patch: _dropped, ...rest } = outcome;
+  return { ...rest, allowed: false, status };
 }
 
 /** Aborted when the apiserver closes the connection before we answered: hooks stop at once. */

@@ -265,6 +265,8 @@ describe('runMutating: trace, side effects, cancellation', () => {
         payload: new Uint8Array([1]),
         hook: 'none.example.com',
         configuration: 'test-webhooks',
+        plugin: 'noop',
+        failurePolicy: 'Fail',
         violation: 'side-effects-none',
       },
       {
@@ -273,6 +275,8 @@ describe('runMutating: trace, side effects, cancellation', () => {
         payload: new Uint8Array([1]),
         hook: 'noneondryrun.example.com',
         configuration: 'test-webhooks',
+        plugin: 'noop',
+        failurePolicy: 'Fail',
       },
     ]);
     const dry = await runMutating(set, buildTestRequest({ isDryRun: true }), buildTestEnv({ invoke }));

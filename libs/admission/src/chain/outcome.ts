@@ -3,6 +3,7 @@ import type { HookFailure } from '../types/hook-failure.js';
 import type { Status } from '../types/review.js';
 import type { PatchOperation } from '../types/patch-operation.js';
 import type { SideEffect } from '../types/invoker.js';
+import type { FailurePolicyType } from '../types/webhook-configuration.js';
 
 /** What one hook did, for the decision trace, metrics and logs. Plain data, no object contents. */
 export type TraceEvent =
@@ -38,6 +39,10 @@ export type TraceEvent =
 export interface ReportedSideEffect extends SideEffect {
   readonly hook: string;
   readonly configuration: string;
+  /** The plugin serving the hook (its `clientConfig.plugin`): whose queue the effect's job goes to. */
+  readonly plugin?: string;
+  /** The hook's failurePolicy: what happens to the request when the effect cannot be recorded. */
+  readonly failurePolicy: FailurePolicyType;
   /** Violation when reported for a dryRun request or by a hook whose sideEffects is None. */
   readonly violation?: 'dry-run' | 'side-effects-none';
 }

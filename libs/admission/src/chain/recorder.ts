@@ -39,6 +39,8 @@ export class ChainRecorder {
         ...(effect.payload !== undefined ? { payload: effect.payload } : {}),
         hook: hook.name,
         configuration: hook.configurationName,
+        ...(hook.target.kind === 'plugin' ? { plugin: hook.target.plugin } : {}),
+        failurePolicy: hook.failurePolicy,
         ...(violation !== undefined ? { violation } : {}),
       };
       this.sideEffects.push(reported);

@@ -1,0 +1,78 @@
+/**
+ * Side-effect jobs over the cluster's IPC channel: a worker sends one review's jobs to the primary
+ * (which owns the producer and the spool) and awaits its answer. Measured in docs/performance.md:
+ * a job-sized round trip costs 0.03–0.06 ms and 15–30 µs of CPU on each side.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { SideEffectJob } from '@hookgate/queue';
+import { isPrimaryMessage, isWorkerMessage, type PrimaryMessage, type WorkerMessage } from '../runtime/messages.js';
+import type { RecordOutcome } from './job-recorder.js';
+
+export type RecordJobs = (jobs: readonly SideEffectJob[], waitMs: number) => Promise<RecordOutcome>;
+
+/** Primary: answers every worker's jobs with `record` (undefined: the configuration has no redis). */
+export function answerJobMessages(record: RecordJobs | undefined): void {
+  cluster.on('message', (worker: Worker, message: unknown) => {
+    if (!isWorkerMessage(message) || message.type !== 'hookgate:side-effect-jobs') return;
+    const { id, jobs, waitMs } = message;
+    const recorded =
+      record === undefined
+        ? Promise.resolve<RecordOutcome>({
+            ok: false,
+            code: 'not-configured',
+            reason: 'the gateway has no redis configured',
+          })
+        : record(jobs, waitMs).catch((error: unknown): RecordOutcome => ({
+            ok: false,
+            code: 'internal',
+            reason: `recording failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+          }));
+    void recorded.then((outcome) => {
+      if (worker.isConnected())
+        worker.send({ type: 'hookgate:side-effect-jobs-recorded', id, outcome } satisfies PrimaryMessage);
+    });
+  });
+}
+
+/** Worker: `record` sends the jobs to the primary and resolves with its answer, or after `waitMs` without one. */
+export function primaryJobChannel(send: (message: WorkerMessage) => void): { record: RecordJobs; close(): void } {
+  const waiting = new Map<number, (outcome: RecordOutcome) => void>();
+  let nextId = 0;
+  const onMessage = (message: unknown) => {
+    if (!isPrimaryMessage(message) || message.type !== 'hookgate:side-effect-jobs-recorded') return;
+    waiting.get(message.id)?.(message.outcome);
+  };
+  const onDisconnect = () => {
+    for (const answer of [...waiting.values()])
+      answer({ ok: false, code: 'primary-gone', reason: 'the gateway primary, which records jobs, is gone' });
+  };
+  process.on('message', onMessage);
+  process.on('disconnect', onDisconnect);
+  return {
+    record(jobs, waitMs) {
+      const id = ++nextId;
+      return new Promise<RecordOutcome>((resolve) => {
+        const timer = setTimeout(
+          () =>
+            answer({
+              ok: false,
+              code: 'timeout',
+              reason: `the gateway primary did not confirm them within ${Math.round(waitMs)} ms (the request's time left)`,
+            }),
+          Math.max(1, waitMs),
+        );
+        const answer = (outcome: RecordOutcome) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          resolve(outcome);
+        };
+        waiting.set(id, answer);
+        send({ type: 'hookgate:side-effect-jobs', id, jobs, waitMs });
+      });
+    },
+    close() {
+      process.off('message', onMessage);
+      process.off('disconnect', onDisconnect);
+    },
+  };
+}
