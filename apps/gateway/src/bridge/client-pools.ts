@@ -1,6 +1,7 @@
 /**
- * One keep-alive undici Pool per (origin, CA bundle): connections to a bridge hook stay warm across
- * requests, and two hooks on the same origin with different CA bundles never share a TLS session.
+ * One keep-alive undici Pool per (origin, server name, CA bundle): connections to a bridge hook stay
+ * warm across requests, and two hooks on the same origin with different CA bundles or names to
+ * verify (services resolved to one address) never share a TLS session.
  */
 import { Pool } from 'undici';
 
@@ -22,7 +23,7 @@ export class ClientPools {
 
   /** The pool for an endpoint; a caBundle that holds no PEM certificate is a client construction error. */
   poolFor(origin: string, servername: string, caBundle: string): PoolResult {
-    const key = `${origin}\u0000${caBundle}`;
+    const key = `${origin}\u0000${servername}\u0000${caBundle}`;
     const existing = this.#pools.get(key);
     if (existing) return { ok: true, pool: existing };
     const ca = decodeCaBundle(caBundle);

@@ -8,11 +8,13 @@
  * received. A renewal (same registry generation) rebuilds nothing: it only moves the leases the
  * lease guard reads, and the guard reads the latest snapshot on every call.
  */
-import { type HookInvoker, type RequestBudgetOptions } from '@hookgate/admission';
+import { type HookInvoker, type HookSet, type RequestBudgetOptions } from '@hookgate/admission';
 import type { GatewayConfiguration, LoadedConfiguration } from '@hookgate/config';
+import type { KubernetesAccess } from '@hookgate/kubernetes';
 import type { GatewayMetrics, Logger } from '@hookgate/observability';
 import { staticNamespaces } from '../namespaces/static-namespaces.js';
 import type { NamespaceSource } from '../namespaces/namespace-source.js';
+import type { ServiceResolver } from '../bridge/service-resolver.js';
 import { createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
 import type { GatewayState, GatewayStateSource } from '../server/gateway-state.js';
 import { PluginSet, type PluginSpec } from './plugin-set.js';
@@ -23,11 +25,14 @@ export interface WorkerGatewayState extends GatewayState {
   readonly budget: RequestBudgetOptions;
   /** The registry generation merged into `hooks`. */
   readonly registryGeneration: number;
+  /** Resolves bridged webhooks' service references through the apiserver; absent with `kubernetes.mode: none`. */
+  readonly services?: ServiceResolver;
 }
 
 export class WorkerState implements GatewayStateSource {
   #state: WorkerGatewayState | undefined;
   #namespaces: { key: string; source: NamespaceSource } | undefined;
+  #services: { key: string; resolver: ServiceResolver } | undefined;
   /** The last configuration applied, rebuilt again on every registry change. */
   #configuration: { readonly generation: number; readonly loaded: LoadedConfiguration } | undefined;
   /** The latest snapshot received (renewals included): what the lease guard reads. */
@@ -83,6 +88,7 @@ export class WorkerState implements GatewayStateSource {
     await this.#queue.catch(() => undefined);
     this.#plugins.close();
     await this.#namespaces?.source.close();
+    await this.#services?.resolver.close();
   }
 
   /** Keeps the newest snapshot; an older one (out of order) is ignored. */
@@ -107,6 +113,7 @@ export class WorkerState implements GatewayStateSource {
         `the configuration and the registrations conflict (keeping the previous hooks):\n${merged.error.join('\n')}`,
       );
     const namespaces = await this.#namespaceSource(gateway);
+    const services = await this.#serviceResolver(gateway, merged.value.hooks);
     const specs: PluginSpec[] = [
       ...gateway.plugins,
       ...merged.value.plugins
@@ -136,7 +143,24 @@ export class WorkerState implements GatewayStateSource {
       },
       annotations: { includePatchAnnotations: gateway.audit.patchAnnotations },
       guardPlugins: this.#guard,
+      ...(services === undefined ? {} : { services }),
     };
+  }
+
+  /** Kept while the kubernetes section is unchanged; watches the Services the current hooks name. */
+  async #serviceResolver(gateway: GatewayConfiguration, hooks: HookSet): Promise<ServiceResolver | undefined> {
+    const key = JSON.stringify(gateway.kubernetes);
+    let resolver = this.#services?.key === key ? this.#services.resolver : undefined;
+    if (resolver === undefined) {
+      void this.#services?.resolver.close();
+      this.#services = undefined;
+      if (gateway.kubernetes.mode === 'none') return undefined;
+      const { serviceResolverFor } = await import('../bridge/service-resolver.js');
+      resolver = serviceResolverFor(accessOf(gateway.kubernetes), { log: this.log });
+      this.#services = { key, resolver };
+    }
+    resolver.watch(serviceRefsOf(hooks));
+    return resolver;
   }
 
   /** Static labels are rebuilt on every change; an informer is kept while the kubernetes section is unchanged. */
@@ -157,13 +181,22 @@ export class WorkerState implements GatewayStateSource {
   /** @kubernetes/client-node costs a second to load: only when an apiserver is configured. */
   async #informer(kubernetes: GatewayConfiguration['kubernetes']): Promise<NamespaceSource> {
     const { informerNamespacesFor } = await import('../namespaces/informer-namespaces.js');
-    const access =
-      kubernetes.mode === 'inCluster'
-        ? { mode: 'inCluster' as const }
-        : { mode: 'kubeconfig' as const, ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
-    return informerNamespacesFor(access, {
+    return informerNamespacesFor(accessOf(kubernetes), {
       log: this.log,
       onLookup: (source, result) => this.metrics.namespaceLookups.inc({ source, result }),
     });
   }
+}
+
+function accessOf(kubernetes: GatewayConfiguration['kubernetes']): KubernetesAccess {
+  return kubernetes.mode === 'inCluster'
+    ? { mode: 'inCluster' }
+    : { mode: 'kubeconfig', ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
+}
+
+/** The Services that bridged webhooks name (url and plugin hooks name none). */
+function serviceRefsOf(hooks: HookSet): { namespace: string; name: string }[] {
+  return [...hooks.mutating, ...hooks.validating].flatMap((hook) =>
+    hook.target.kind === 'service' ? [{ namespace: hook.target.namespace, name: hook.target.name }] : [],
+  );
 }

@@ -16,6 +16,7 @@ import {
   type Logger,
 } from '@hookgate/observability';
 import { createBridgeInvoker } from '../bridge/bridge-invoker.js';
+import { unresolvedServiceLog } from '../bridge/unresolved-service-log.js';
 import { buildGateway } from '../server/build-gateway.js';
 import { loggingSideEffectSink } from '../server/side-effects.js';
 import { openTlsMaterial, type TlsMaterialSource } from '../tls/index.js';
@@ -48,7 +49,11 @@ export async function runWorker(options: ServeOptions): Promise<void> {
   const tls = gateway.admission.tls.disabled ? undefined : await openTls(first.configuration, log, metrics);
   let tokens = await readBearerTokens(gateway.admission.bearerTokenFile);
   const now = () => performance.now();
-  const bridge = createBridgeInvoker({ now });
+  const bridge = createBridgeInvoker({
+    now,
+    services: () => state.current().services,
+    onServiceUnresolved: unresolvedServiceLog(log),
+  });
   const app = buildGateway(
     { ...(tls ? { tls } : {}), ...(tokens.length > 0 ? { bearerTokens: () => tokens } : {}) },
     { state, bridge: bridge.invoke, logger: log, metrics, sideEffects: loggingSideEffectSink(log, metrics), now },
