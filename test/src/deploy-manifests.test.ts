@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { readControllerConfig } from '@hookgate/controller';
 import { formatConfigError, loadConfiguration } from '@hookgate/config';
 import { REPO_ROOT } from '@hookgate/devtools';
@@ -19,6 +19,13 @@ import { validateManifest, type ManifestObject } from './kubernetes-manifests.js
 import { runCli } from './run-cli.js';
 
 const DEPLOY = join(REPO_ROOT, 'deploy');
+
+interface PodLike {
+  spec: {
+    containers: { volumeMounts?: { name: string; mountPath: string }[] }[];
+    volumes?: { name: string; hostPath?: { path: string } }[];
+  };
+}
 const KUSTOMIZE = createRequire(import.meta.url).resolve('kustomize/run.js');
 /** Every kustomization applied to a cluster or copied to a node, except deploy/webhooks (generated input). */
 const KUSTOMIZATIONS = ['node', 'base', 'overlays/redis-standalone'];
@@ -126,6 +133,26 @@ patches:
       'required-labels unix:///run/hookgate/required-labels.sock',
       'ledger unix:///run/hookgate/ledger.sock',
     ]);
+  });
+
+  it('the static pod mounts every host path the node configuration names', async () => {
+    const loaded = await loadConfiguration(join(DEPLOY, 'node/etc-hookgate'), { checkFiles: false });
+    if (!loaded.ok) throw new Error(loaded.error.map(formatConfigError).join('\n'));
+    const { gateway } = loaded.value;
+    const [pod] = parseAllDocuments(await kustomizeBuild(join(DEPLOY, 'node'))).map((d) => d.toJS() as PodLike);
+    const mounts = (pod?.spec.containers[0]?.volumeMounts ?? []).map((m) => m.mountPath);
+    const needed = [
+      '/etc/hookgate',
+      gateway.stateDir,
+      gateway.kubernetes.kubeconfig ?? '',
+      dirname(gateway.registry.socket),
+      ...gateway.plugins.map((p) => dirname(p.target.replace(/^unix:\/\//, ''))),
+    ];
+    for (const path of needed) expect(mounts, `${path} is mounted`).toContain(path);
+    const hostPaths = new Map((pod?.spec.volumes ?? []).map((v) => [v.name, v.hostPath?.path]));
+    for (const mount of pod?.spec.containers[0]?.volumeMounts ?? []) {
+      if (hostPaths.get(mount.name) !== undefined) expect(hostPaths.get(mount.name)).toBe(mount.mountPath);
+    }
   });
 
   it("the controller's configuration in the base is valid for the controller", async () => {
