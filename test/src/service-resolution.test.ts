@@ -179,6 +179,21 @@ describe('bridged service references resolved through the apiserver', () => {
       .toBe(true);
   });
 
+  it('watches the Services the hooks name and stops watching the ones no hook names any more', async () => {
+    const kubeconfig = await api.writeKubeconfig();
+    const own = apiserverServiceResolver(loadKubeConfig({ mode: 'kubeconfig', kubeconfig }));
+    const before = api.openWatches;
+    own.watch([
+      { namespace: NAMESPACE, name: 'policy' },
+      { namespace: NAMESPACE, name: 'headless' },
+    ]);
+    await expect.poll(() => api.openWatches - before).toBe(2);
+    own.watch([{ namespace: NAMESPACE, name: 'policy' }]);
+    await expect.poll(() => api.openWatches - before).toBe(1);
+    await own.close();
+    await expect.poll(() => api.openWatches - before).toBe(0);
+  });
+
   it('check-config: a warning for each reference that will not resolve, none for one that does', async () => {
     api.addService(NAMESPACE, 'stable', { clusterIP: '127.0.0.4', ports: [{ port: 443, targetPort: 8443 }] });
     const dir = await tempDir('hookgate-service-refs-');
