@@ -109,8 +109,7 @@ patches:
   it('deploy/webhooks builds from what print-webhooks prints for the node configuration, and it is valid', async () => {
     const etc = await nodeConfigurationCopy(join(scratch.dir, 'etc-hookgate-webhooks'));
     const printed = await runCli(['print-webhooks', '--config', etc]);
-    expect(printed.stderr).toBe('');
-    expect(printed.code).toBe(0);
+    expect(printed.code, printed.stderr).toBe(0);
     const webhooks = join(scratch.dir, 'webhooks');
     await cp(join(DEPLOY, 'webhooks'), webhooks, { recursive: true });
     await writeFile(join(webhooks, 'hookgate-webhooks.yaml'), printed.stdout);
