@@ -10,14 +10,14 @@
  */
 import { type HookInvoker, type HookSet, type RequestBudgetOptions } from '@hookgate/admission';
 import type { GatewayConfiguration, LoadedConfiguration } from '@hookgate/config';
-import type { KubernetesAccess } from '@hookgate/kubernetes';
 import type { GatewayMetrics, Logger } from '@hookgate/observability';
 import { staticNamespaces } from '../namespaces/static-namespaces.js';
 import type { NamespaceSource } from '../namespaces/namespace-source.js';
-import type { ServiceResolver } from '../bridge/service-resolver.js';
 import { createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
 import type { GatewayState, GatewayStateSource } from '../server/gateway-state.js';
+import type { ServiceResolver } from '../bridge/service-resolver.js';
 import { PluginSet, type PluginSpec } from './plugin-set.js';
+import { kubernetesAccessOf, serviceRefsOf } from './service-refs.js';
 import { NO_REGISTRATIONS, staticSourcesOf } from './registry-sources.js';
 
 export interface WorkerGatewayState extends GatewayState {
@@ -156,7 +156,7 @@ export class WorkerState implements GatewayStateSource {
       this.#services = undefined;
       if (gateway.kubernetes.mode === 'none') return undefined;
       const { serviceResolverFor } = await import('../bridge/service-resolver.js');
-      resolver = serviceResolverFor(accessOf(gateway.kubernetes), { log: this.log });
+      resolver = serviceResolverFor(kubernetesAccessOf(gateway.kubernetes), { log: this.log });
       this.#services = { key, resolver };
     }
     resolver.watch(serviceRefsOf(hooks));
@@ -181,22 +181,13 @@ export class WorkerState implements GatewayStateSource {
   /** @kubernetes/client-node costs a second to load: only when an apiserver is configured. */
   async #informer(kubernetes: GatewayConfiguration['kubernetes']): Promise<NamespaceSource> {
     const { informerNamespacesFor } = await import('../namespaces/informer-namespaces.js');
-    return informerNamespacesFor(accessOf(kubernetes), {
+    const access =
+      kubernetes.mode === 'inCluster'
+        ? { mode: 'inCluster' as const }
+        : { mode: 'kubeconfig' as const, ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
+    return informerNamespacesFor(access, {
       log: this.log,
       onLookup: (source, result) => this.metrics.namespaceLookups.inc({ source, result }),
     });
   }
-}
-
-function accessOf(kubernetes: GatewayConfiguration['kubernetes']): KubernetesAccess {
-  return kubernetes.mode === 'inCluster'
-    ? { mode: 'inCluster' }
-    : { mode: 'kubeconfig', ...(kubernetes.kubeconfig ? { kubeconfig: kubernetes.kubeconfig } : {}) };
-}
-
-/** The Services that bridged webhooks name (url and plugin hooks name none). */
-function serviceRefsOf(hooks: HookSet): { namespace: string; name: string }[] {
-  return [...hooks.mutating, ...hooks.validating].flatMap((hook) =>
-    hook.target.kind === 'service' ? [{ namespace: hook.target.namespace, name: hook.target.name }] : [],
-  );
 }
