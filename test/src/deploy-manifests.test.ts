@@ -22,7 +22,11 @@ const DEPLOY = join(REPO_ROOT, 'deploy');
 
 interface PodLike {
   spec: {
-    containers: { volumeMounts?: { name: string; mountPath: string }[] }[];
+    hostNetwork?: boolean;
+    containers: {
+      volumeMounts?: { name: string; mountPath: string }[];
+      ports?: { name: string; containerPort: number; protocol: string }[];
+    }[];
     volumes?: { name: string; hostPath?: { path: string } }[];
   };
 }
@@ -152,6 +156,16 @@ patches:
     for (const mount of pod?.spec.containers[0]?.volumeMounts ?? []) {
       if (hostPaths.get(mount.name) !== undefined) expect(hostPaths.get(mount.name)).toBe(mount.mountPath);
     }
+  });
+
+  it('the static pod keeps what deploy/monitoring selects: kube-system, component=hookgate, port "metrics" 9443', async () => {
+    const [pod] = parseAllDocuments(await kustomizeBuild(join(DEPLOY, 'node'))).map(
+      (d) => d.toJS() as PodLike & { metadata: { namespace: string; labels: Record<string, string> } },
+    );
+    expect(pod?.metadata.namespace).toBe('kube-system');
+    expect(pod?.metadata.labels['component']).toBe('hookgate');
+    expect(pod?.spec.hostNetwork).toBe(true);
+    expect(pod?.spec.containers[0]?.ports).toContainEqual({ name: 'metrics', containerPort: 9443, protocol: 'TCP' });
   });
 
   it("the controller's configuration in the base is valid for the controller", async () => {
