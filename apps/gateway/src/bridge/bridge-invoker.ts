@@ -61,6 +61,8 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
   });
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  /** Per service name and CA bundle, the origin last dialled: its pool is dropped when the Service moves. */
+  const serviceOrigins = new Map<string, string>();
 
   const invoke = (async (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
     const { target } = call.hook;
@@ -100,7 +102,17 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
       options.onServiceUnresolved?.(call.hook.name, ref, address.error);
       return address;
     }
-    return serviceEndpoint(target, address.address);
+    const endpoint = serviceEndpoint(target, address.address);
+    if (endpoint.ok) {
+      const { origin, servername, caBundle } = endpoint.endpoint;
+      const key = `${servername}\u0000${caBundle}`;
+      const previous = serviceOrigins.get(key);
+      if (previous !== origin) {
+        serviceOrigins.set(key, origin);
+        if (previous !== undefined) pools.drop(previous, servername, caBundle);
+      }
+    }
+    return endpoint;
   }
 
   async function post(

@@ -42,6 +42,18 @@ export class ClientPools {
     return { ok: true, pool };
   }
 
+  /**
+   * Closes the pool of an endpoint no longer used (a Service that moved to another address):
+   * requests in flight on it finish first, new ones get a new pool.
+   */
+  drop(origin: string, servername: string, caBundle: string): void {
+    const key = `${origin}\u0000${servername}\u0000${caBundle}`;
+    const pool = this.#pools.get(key);
+    if (pool === undefined) return;
+    this.#pools.delete(key);
+    void pool.close().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
