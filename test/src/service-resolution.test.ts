@@ -154,7 +154,9 @@ describe('bridged service references resolved through the apiserver', () => {
       spec: { ...(service.spec as object), clusterIP: '127.0.0.3', ports: [{ port: moved.port }] },
     });
     await expect
-      .poll(async () => (await call('policy.example.com', { name: 'policy', port: moved.port, path: '/allow' })).ok)
+      .poll(async () => (await call('policy.example.com', { name: 'policy', port: moved.port, path: '/allow' })).ok, {
+        timeout: 10_000,
+      })
       .toBe(true);
     expect(moved.callsTo('allow').length).toBeGreaterThan(0);
   });
@@ -174,24 +176,30 @@ describe('bridged service references resolved through the apiserver', () => {
     api.addService(NAMESPACE, 'other', { clusterIP: '127.0.0.2', ports: [{ port: policy.port }] });
     await expect
       .poll(async () => (await call('other.example.com', { name: 'other', port: policy.port, path: '/allow' })).ok, {
-        timeout: 5000,
+        timeout: 10_000,
       })
       .toBe(true);
   });
 
   it('watches the Services the hooks name and stops watching the ones no hook names any more', async () => {
-    const kubeconfig = await api.writeKubeconfig();
-    const own = apiserverServiceResolver(loadKubeConfig({ mode: 'kubeconfig', kubeconfig }));
-    const before = api.openWatches;
-    own.watch([
-      { namespace: NAMESPACE, name: 'policy' },
-      { namespace: NAMESPACE, name: 'headless' },
-    ]);
-    await expect.poll(() => api.openWatches - before).toBe(2);
-    own.watch([{ namespace: NAMESPACE, name: 'policy' }]);
-    await expect.poll(() => api.openWatches - before).toBe(1);
-    await own.close();
-    await expect.poll(() => api.openWatches - before).toBe(0);
+    // An apiserver of its own: the other tests' watches come and go on the shared one.
+    const own = await FakeApiServer.start();
+    const resolver = apiserverServiceResolver(
+      loadKubeConfig({ mode: 'kubeconfig', kubeconfig: await own.writeKubeconfig() }),
+    );
+    try {
+      resolver.watch([
+        { namespace: NAMESPACE, name: 'policy' },
+        { namespace: NAMESPACE, name: 'headless' },
+      ]);
+      await expect.poll(() => own.openWatches, { timeout: 10_000 }).toBe(2);
+      resolver.watch([{ namespace: NAMESPACE, name: 'policy' }]);
+      await expect.poll(() => own.openWatches, { timeout: 10_000 }).toBe(1);
+    } finally {
+      await resolver.close();
+      await expect.poll(() => own.openWatches, { timeout: 10_000 }).toBe(0);
+      await own.close();
+    }
   });
 
   it('check-config: a warning for each reference that will not resolve, none for one that does', async () => {

@@ -17,7 +17,7 @@ describe('ClientPools', () => {
     const first = pools.poolFor('https://10.96.0.11:443', 'moved.policy.svc', '');
     if (!first.ok) throw new Error(first.error);
     pools.drop('https://10.96.0.11:443', 'moved.policy.svc', '');
-    await expect.poll(() => first.pool.closed).toBe(true);
+    await expect.poll(() => first.pool.closed, { timeout: 5000 }).toBe(true);
     const second = pools.poolFor('https://10.96.0.11:443', 'moved.policy.svc', '');
     expect(second.ok && second.pool !== first.pool).toBe(true);
   });
