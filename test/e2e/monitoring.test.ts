@@ -106,7 +106,7 @@ describe('the alert rules and scrape configuration (promtool)', () => {
   });
 
   it('selects the static pod by the label and port name it has, with job hookgate as the rules expect', async () => {
-    const pod = parse(await readFile(join(REPO_ROOT, 'deploy/static-pod.yaml'), 'utf8')) as {
+    const pod = parse(await readFile(join(REPO_ROOT, 'deploy/node/hookgate-pod.yaml'), 'utf8')) as {
       metadata: { namespace: string; labels: Record<string, string> };
       spec: { hostNetwork: boolean; containers: { ports?: { name: string; containerPort: number }[] }[] };
     };

@@ -157,6 +157,19 @@ export class FakeApiServer {
     return this.store.delete(this.store.resourceForKind('v1', 'Namespace'), name).object;
   }
 
+  /**
+   * A v1 Service as the apiserver stores it once allocated: the test gives `spec.clusterIP` (a
+   * 127.0.0.x address stands in for a ClusterIP that kube-proxy would route); type ClusterIP by default.
+   */
+  addService(namespace: string, name: string, spec: Record<string, unknown>): KubeObject {
+    return this.store.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name, namespace },
+      spec: { type: 'ClusterIP', ...spec },
+    });
+  }
+
   /** As a POST: `metadata.generateName` works; throws ApiError (AlreadyExists, Invalid). */
   create(object: NewObject, options: { dryRun?: boolean; keepUid?: boolean } = {}): KubeObject {
     return this.store.create(object, options);

@@ -62,8 +62,9 @@ function fromScripted(reply: ReturnType<typeof respondAsWebhook>): Reply {
 }
 
 export interface TestWebhookServer {
-  /** `https://127.0.0.1:<port>` or `http://127.0.0.1:<port>`. */
+  /** `https://127.0.0.1:<port>` or `http://127.0.0.1:<port>` (the host it listens on). */
   readonly origin: string;
+  readonly port: number;
   readonly calls: RecordedCall[];
   callsTo(behaviour: string): RecordedCall[];
   /** Calls per behaviour since the last reset. */
@@ -72,7 +73,11 @@ export interface TestWebhookServer {
   close(): Promise<void>;
 }
 
-export async function startWebhookServer(tls?: TestCertificate): Promise<TestWebhookServer> {
+/** `host`: the loopback address to listen on (127.0.0.x stands in for a Service's ClusterIP); 127.0.0.1 by default. */
+export async function startWebhookServer(
+  tls?: TestCertificate,
+  { host = '127.0.0.1' }: { host?: string } = {},
+): Promise<TestWebhookServer> {
   const calls: RecordedCall[] = [];
   const hanging = new Set<ServerResponse>();
   const handler = (req: IncomingMessage, res: ServerResponse) => void handle(req, res, calls, hanging);
@@ -80,10 +85,11 @@ export async function startWebhookServer(tls?: TestCertificate): Promise<TestWeb
     ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler)
     : createHttpServer(handler);
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    origin: `${tls ? 'https' : 'http'}://${host}:${port}`,
+    port,
     calls,
     callsTo: (behaviour) => calls.filter((c) => c.behaviour === behaviour),
     invocations: () => {

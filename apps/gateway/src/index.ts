@@ -28,5 +28,10 @@ export {
 export { routeByTarget, type TransportInvokers } from './server/composite-invoker.js';
 export { createBridgeInvoker, type BridgeInvoker, type BridgeOptions } from './bridge/bridge-invoker.js';
 export { resolveHookEndpoint, isLoopbackHost, type HookEndpoint } from './bridge/hook-endpoint.js';
+export {
+  checkServiceReferences,
+  type CheckServiceReferencesOptions,
+  type ServiceReferenceWarning,
+} from './bridge/check-service-references.js';
 export { pluginInvoker, type PluginClients } from './grpc/index.js';
 export { dryRunReview, type DryRunResult } from './runtime/dry-run-review.js';

@@ -17,9 +17,17 @@ import {
 import type { Dispatcher, Pool } from 'undici';
 import { ClientPools } from './client-pools.js';
 import { describeTransportError } from './go-error-text.js';
-import { resolveHookEndpoint, type HookEndpoint } from './hook-endpoint.js';
+import {
+  resolveHookEndpoint,
+  serviceEndpoint,
+  servicePort,
+  type EndpointResult,
+  type HookEndpoint,
+} from './hook-endpoint.js';
 import { readBoundedBody } from './read-bounded-body.js';
 import { retryDelayMs } from './retry-after.js';
+import type { ServiceRef } from './service-address.js';
+import type { ServiceResolver } from './service-resolver.js';
 
 export interface BridgeOptions {
   /** The gateway clock (ms); HookCall.deadline is on it. */
@@ -28,6 +36,13 @@ export interface BridgeOptions {
   readonly maxResponseBytes?: number;
   readonly connectionsPerOrigin?: number;
   readonly keepAliveTimeoutMs?: number;
+  /**
+   * Resolves `service` references through the apiserver (the current one: it follows the
+   * configuration). Absent or undefined: `<name>.<namespace>.svc` is looked up in DNS.
+   */
+  readonly services?: () => ServiceResolver | undefined;
+  /** A service reference that could not be resolved for a call (for a log line saying what to do). */
+  readonly onServiceUnresolved?: (hook: string, service: ServiceRef, error: string) => void;
 }
 
 export interface BridgeInvoker {
@@ -46,31 +61,59 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
   });
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  /** Per service name and CA bundle, the origin last dialled: its pool is dropped when the Service moves. */
+  const serviceOrigins = new Map<string, string>();
 
   const invoke = (async (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
     const { target } = call.hook;
     if (target.kind === 'plugin')
       return fail(clientFailure(`hook targets plugin "${target.plugin}", not a url or service`));
-    const resolved = resolveHookEndpoint(target);
-    if (!resolved.ok) return fail(clientFailure(resolved.error));
-    const endpoint = resolved.endpoint;
-    const pool = pools.poolFor(endpoint.origin, endpoint.servername, endpoint.caBundle);
-    if (!pool.ok) return fail(clientFailure(pool.error));
-
-    const query = `${endpoint.path.includes('?') ? '&' : '?'}timeout=${hookTimeoutQuery(call.timeoutSeconds)}`;
-    const path = `${endpoint.path}${query}`;
-    const url = `${endpoint.url}${query}`;
+    const named = resolveHookEndpoint(target);
+    if (!named.ok) return fail(clientFailure(named.error));
+    const query = `${named.endpoint.path.includes('?') ? '&' : '?'}timeout=${hookTimeoutQuery(call.timeoutSeconds)}`;
+    const path = `${named.endpoint.path}${query}`;
+    const url = `${named.endpoint.url}${query}`;
     const remaining = call.deadline - options.now();
     if (remaining <= 0) return fail(timeoutFailure(url));
     // Our own timer (cleared on every path) rather than AbortSignal.timeout, whose timer outlives the call.
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(), Math.ceil(remaining));
     try {
+      const resolved = await dialledEndpoint(call, named, AbortSignal.any([signal, timer.signal]));
+      // As in the apiserver, a service that does not resolve fails the dial: a transport error.
+      if (!resolved.ok) return fail(transportFailure(url, resolved.error));
+      const endpoint = resolved.endpoint;
+      const pool = pools.poolFor(endpoint.origin, endpoint.servername, endpoint.caBundle);
+      if (!pool.ok) return fail(clientFailure(pool.error));
       return await post(pool.pool, endpoint, path, url, call, signal, timer.signal);
     } finally {
       clearTimeout(handle);
     }
   }) satisfies HookInvoker;
+
+  /** The endpoint to connect to: a service reference's resolved address when the apiserver is at hand. */
+  async function dialledEndpoint(call: HookCall, named: EndpointResult, signal: AbortSignal): Promise<EndpointResult> {
+    const { target } = call.hook;
+    const resolver = options.services?.();
+    if (target.kind !== 'service' || resolver === undefined || !named.ok) return named;
+    const ref = { namespace: target.namespace, name: target.name, port: servicePort(target) };
+    const address = await resolver.resolve(ref, signal);
+    if (!address.ok) {
+      options.onServiceUnresolved?.(call.hook.name, ref, address.error);
+      return address;
+    }
+    const endpoint = serviceEndpoint(target, address.address);
+    if (endpoint.ok) {
+      const { origin, servername, caBundle } = endpoint.endpoint;
+      const key = `${servername}\u0000${caBundle}`;
+      const previous = serviceOrigins.get(key);
+      if (previous !== origin) {
+        serviceOrigins.set(key, origin);
+        if (previous !== undefined) pools.drop(previous, servername, caBundle);
+      }
+    }
+    return endpoint;
+  }
 
   async function post(
     pool: Pool,

@@ -1,6 +1,7 @@
 /**
- * One keep-alive undici Pool per (origin, CA bundle): connections to a bridge hook stay warm across
- * requests, and two hooks on the same origin with different CA bundles never share a TLS session.
+ * One keep-alive undici Pool per (origin, server name, CA bundle): connections to a bridge hook stay
+ * warm across requests, and two hooks on the same origin with different CA bundles or names to
+ * verify (services resolved to one address) never share a TLS session.
  */
 import { Pool } from 'undici';
 
@@ -22,7 +23,7 @@ export class ClientPools {
 
   /** The pool for an endpoint; a caBundle that holds no PEM certificate is a client construction error. */
   poolFor(origin: string, servername: string, caBundle: string): PoolResult {
-    const key = `${origin}\u0000${caBundle}`;
+    const key = `${origin}\u0000${servername}\u0000${caBundle}`;
     const existing = this.#pools.get(key);
     if (existing) return { ok: true, pool: existing };
     const ca = decodeCaBundle(caBundle);
@@ -39,6 +40,18 @@ export class ClientPools {
     });
     this.#pools.set(key, pool);
     return { ok: true, pool };
+  }
+
+  /**
+   * Closes the pool of an endpoint no longer used (a Service that moved to another address):
+   * requests in flight on it finish first, new ones get a new pool.
+   */
+  drop(origin: string, servername: string, caBundle: string): void {
+    const key = `${origin}\u0000${servername}\u0000${caBundle}`;
+    const pool = this.#pools.get(key);
+    if (pool === undefined) return;
+    this.#pools.delete(key);
+    void pool.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {

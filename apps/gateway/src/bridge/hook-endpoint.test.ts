@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, resolveHookEndpoint } from './hook-endpoint.js';
+import { isLoopbackHost, resolveHookEndpoint, serviceEndpoint } from './hook-endpoint.js';
 
 describe('resolveHookEndpoint', () => {
   const cases = [
@@ -141,4 +141,33 @@ describe('isLoopbackHost', () => {
     { name: 'out-of-range octet', host: '127.0.0.256', loopback: false },
   ];
   it.each(cases)('$name', ({ host, loopback }) => expect(isLoopbackHost(host)).toBe(loopback));
+});
+
+describe('serviceEndpoint', () => {
+  const target = {
+    kind: 'service' as const,
+    namespace: 'cert-manager',
+    name: 'cert-manager-webhook',
+    path: '/mutate',
+    port: 443,
+    caBundle: 'Q0E=',
+  };
+  it('dials the resolved address, keeps the service URL in errors and verifies <name>.<namespace>.svc', () => {
+    expect(serviceEndpoint(target, { host: '10.96.12.7', port: 443 })).toEqual({
+      ok: true,
+      endpoint: {
+        origin: 'https://10.96.12.7:443',
+        path: '/mutate',
+        url: 'https://cert-manager-webhook.cert-manager.svc:443/mutate',
+        hostPort: '10.96.12.7:443',
+        secure: true,
+        servername: 'cert-manager-webhook.cert-manager.svc',
+        caBundle: 'Q0E=',
+      },
+    });
+  });
+  it('puts an IPv6 ClusterIP in brackets', () => {
+    const result = serviceEndpoint(target, { host: 'fd00:10:96::7', port: 8443 });
+    expect(result.ok && result.endpoint.origin).toBe('https://[fd00:10:96::7]:8443');
+  });
 });

@@ -1,9 +1,13 @@
 /**
- * Where a bridge hook's requests go: `clientConfig.url`, or a service reference resolved the way the
- * apiserver does (`https://<name>.<namespace>.svc:<port><path>`). Plain http is a Hookgate extension
- * allowed only towards loopback addresses, so admission data never crosses a network unencrypted.
+ * Where a bridge hook's requests go: `clientConfig.url`, or a service reference
+ * (`https://<name>.<namespace>.svc:<port><path>` as the apiserver names it). Through the apiserver
+ * a service reference is dialled at the address the Service resolves to (serviceEndpoint), still
+ * verified against `<name>.<namespace>.svc`; without apiserver access, the name is looked up in DNS.
+ * Plain http is a Hookgate extension allowed only towards loopback addresses, so admission data
+ * never crosses a network unencrypted.
  */
 import type { HookTarget } from '@hookgate/admission';
+import { joinHostPort, type ServiceAddress } from './service-address.js';
 
 export interface HookEndpoint {
   /** `https://host:port` or `http://127.0.0.1:port`: the key of the connection pool. */
@@ -23,13 +27,41 @@ export interface HookEndpoint {
 
 export type EndpointResult = { ok: true; endpoint: HookEndpoint } | { ok: false; error: string };
 
+type ServiceTarget = Extract<HookTarget, { kind: 'service' }>;
+
 export function resolveHookEndpoint(target: Exclude<HookTarget, { kind: 'plugin' }>): EndpointResult {
-  if (target.kind === 'service') {
-    const path = target.path === '' ? '/' : target.path;
-    const url = `https://${target.name}.${target.namespace}.svc:${target.port}${path.startsWith('/') ? path : `/${path}`}`;
-    return endpointFromUrl(url, target.caBundle ?? '');
-  }
+  if (target.kind === 'service') return endpointFromUrl(serviceUrl(target), target.caBundle ?? '');
   return endpointFromUrl(target.url, target.caBundle ?? '');
+}
+
+/**
+ * A service reference dialled at the address the apiserver resolved it to, as kube-apiserver's
+ * webhook client does: the URL (in errors) and the TLS server name stay `<name>.<namespace>.svc`,
+ * only the connection goes to `address`.
+ */
+export function serviceEndpoint(target: ServiceTarget, address: ServiceAddress): EndpointResult {
+  const named = endpointFromUrl(serviceUrl(target), target.caBundle ?? '');
+  if (!named.ok) return named;
+  const hostPort = joinHostPort(address.host, address.port);
+  return {
+    ok: true,
+    endpoint: {
+      ...named.endpoint,
+      origin: `https://${hostPort}`,
+      hostPort,
+      servername: serviceHost(target),
+    },
+  };
+}
+
+/** The port a service reference names: 443 when the configuration leaves it out. */
+export const servicePort = (target: ServiceTarget): number => (target.port > 0 ? target.port : 443);
+
+const serviceHost = (target: ServiceTarget): string => `${target.name}.${target.namespace}.svc`;
+
+function serviceUrl(target: ServiceTarget): string {
+  const path = target.path === '' ? '/' : target.path;
+  return `https://${serviceHost(target)}:${servicePort(target)}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
 /** The authority of an absolute URL, as written (webhook URLs carry no user info). */

@@ -38,7 +38,7 @@ export async function dryRunReview(
   const log = createLogger({ component: 'review', level: 'silent' });
   const state = new WorkerState(log, createGatewayMetrics(createMetricsRegistry()));
   const now = () => performance.now();
-  const bridge = createBridgeInvoker({ now });
+  const bridge = createBridgeInvoker({ now, services: () => state.current().services });
   try {
     await state.apply(1, configuration);
     const current = state.current();

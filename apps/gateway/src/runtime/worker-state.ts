@@ -16,7 +16,9 @@ import type { LookupOutcome, LookupSource, NamespaceSource } from '../namespaces
 import { createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
 import type { GatewayState, GatewayStateSource } from '../server/gateway-state.js';
 import { failingOpen, hookSetsByPolicy } from '../server/policy-hook-sets.js';
+import type { ServiceResolver } from '../bridge/service-resolver.js';
 import { PluginSet, type PluginSpec } from './plugin-set.js';
+import { kubernetesAccessOf, serviceRefsOf } from './service-refs.js';
 import { NO_REGISTRATIONS, staticSourcesOf } from './registry-sources.js';
 
 export interface WorkerGatewayState extends GatewayState {
@@ -26,11 +28,14 @@ export interface WorkerGatewayState extends GatewayState {
   readonly registryGeneration: number;
   /** Break glass is on: every hook in `hooks` and `hooksByPolicy` fails open. */
   readonly breakGlass: boolean;
+  /** Resolves bridged webhooks' service references through the apiserver; absent with `kubernetes.mode: none`. */
+  readonly services?: ServiceResolver;
 }
 
 export class WorkerState implements GatewayStateSource {
   #state: WorkerGatewayState | undefined;
   #namespaces: { key: string; source: NamespaceSource } | undefined;
+  #services: { key: string; resolver: ServiceResolver } | undefined;
   /** The last configuration applied, rebuilt again on every registry change. */
   #configuration: { readonly generation: number; readonly loaded: LoadedConfiguration } | undefined;
   /** The latest snapshot received (renewals included): what the lease guard reads. */
@@ -97,6 +102,7 @@ export class WorkerState implements GatewayStateSource {
     await this.#queue.catch(() => undefined);
     this.#plugins.close();
     await this.#namespaces?.source.close();
+    await this.#services?.resolver.close();
   }
 
   /** Keeps the newest snapshot; an older one (out of order) is ignored. */
@@ -121,6 +127,7 @@ export class WorkerState implements GatewayStateSource {
         `the configuration and the registrations conflict (keeping the previous hooks):\n${merged.error.join('\n')}`,
       );
     const namespaces = await this.#namespaceSource(gateway);
+    const services = await this.#serviceResolver(gateway, merged.value.hooks);
     const specs: PluginSpec[] = [
       ...gateway.plugins,
       ...merged.value.plugins
@@ -150,6 +157,7 @@ export class WorkerState implements GatewayStateSource {
       },
       annotations: { includePatchAnnotations: gateway.audit.patchAnnotations },
       guardPlugins: this.#guard,
+      ...(services === undefined ? {} : { services }),
     };
   }
 
@@ -162,6 +170,22 @@ export class WorkerState implements GatewayStateSource {
       hooksByPolicy: { Fail: failingOpen(byPolicy.Fail), Ignore: byPolicy.Ignore },
       breakGlass: true,
     };
+  }
+
+  /** Kept while the kubernetes section is unchanged; watches the Services the current hooks name. */
+  async #serviceResolver(gateway: GatewayConfiguration, hooks: HookSet): Promise<ServiceResolver | undefined> {
+    const key = JSON.stringify(gateway.kubernetes);
+    let resolver = this.#services?.key === key ? this.#services.resolver : undefined;
+    if (resolver === undefined) {
+      void this.#services?.resolver.close();
+      this.#services = undefined;
+      if (gateway.kubernetes.mode === 'none') return undefined;
+      const { serviceResolverFor } = await import('../bridge/service-resolver.js');
+      resolver = serviceResolverFor(kubernetesAccessOf(gateway.kubernetes), { log: this.log });
+      this.#services = { key, resolver };
+    }
+    resolver.watch(serviceRefsOf(hooks));
+    return resolver;
   }
 
   /** Static labels are rebuilt on every change; an informer is kept while the kubernetes section is unchanged. */

@@ -17,6 +17,7 @@ import {
   type Logger,
 } from '@hookgate/observability';
 import { createBridgeInvoker } from '../bridge/bridge-invoker.js';
+import { unresolvedServiceLog } from '../bridge/unresolved-service-log.js';
 import { buildGateway } from '../server/build-gateway.js';
 import { hostname } from 'node:os';
 import { primaryJobChannel } from '../queue/job-channel.js';
@@ -55,7 +56,11 @@ export async function runWorker(options: ServeOptions): Promise<void> {
   const tls = gateway.admission.tls.disabled ? undefined : await openTls(first.configuration, log, metrics);
   let tokens = await readBearerTokens(gateway.admission.bearerTokenFile);
   const now = () => performance.now();
-  const bridge = createBridgeInvoker({ now });
+  const bridge = createBridgeInvoker({
+    now,
+    services: () => state.current().services,
+    onServiceUnresolved: unresolvedServiceLog(log),
+  });
   // Queuing is bound at start, like the listeners: the primary opened (or did not open) the producer.
   const jobs = gateway.redis === undefined ? undefined : primaryJobChannel(send);
   const sideEffects: SideEffectSink =
