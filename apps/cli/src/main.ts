@@ -9,18 +9,28 @@ import { defineServe } from './commands/serve-flags.js';
 import { defineCheckConfig } from './commands/check-config-flags.js';
 import { definePrintWebhooks } from './commands/print-webhooks-flags.js';
 import { defineReview } from './commands/review-flags.js';
+import { defineTest } from './commands/test-flags.js';
+import { CLI_VERSION } from './version.js';
 
 /** In the order `hookgate --help` lists them. */
-const COMMANDS: readonly DefineCommand[] = [defineServe, defineCheckConfig, definePrintWebhooks, defineReview];
+const COMMANDS: readonly DefineCommand[] = [
+  defineServe,
+  defineCheckConfig,
+  definePrintWebhooks,
+  defineReview,
+  defineTest,
+];
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
   const program = new Command('hookgate')
     .description('Admission-webhook gateway for Kubernetes: one localhost webhook, many gRPC plugin hooks.')
+    .version(`hookgate ${CLI_VERSION}`, '-V, --version', 'print the version and exit')
     .exitOverride()
     .showHelpAfterError();
   const context: CliContext = {
     env: process.env,
+    in: process.stdin,
     out: process.stdout,
     err: process.stderr,
     exit: (code) => {

@@ -21,4 +21,4 @@ export { routeByTarget, type TransportInvokers } from './server/composite-invoke
 export { createBridgeInvoker, type BridgeInvoker, type BridgeOptions } from './bridge/bridge-invoker.js';
 export { resolveHookEndpoint, isLoopbackHost, type HookEndpoint } from './bridge/hook-endpoint.js';
 export { pluginInvoker, type PluginClients } from './grpc/index.js';
-export { dryRunReview, type DryRunResult } from './runtime/dry-run-review.js';
+export { dryRunReview, openDryRun, type DryRun, type DryRunResult } from './runtime/dry-run-review.js';

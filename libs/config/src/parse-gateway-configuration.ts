@@ -59,7 +59,7 @@ export function parseGatewayConfiguration(
         : resolve(env.cwd, DEFAULTS.userStateDir);
   refuseNotQueuedYet(top);
 
-  const plugins = readPluginList(top, optionalPath, { stream: true });
+  const plugins = readPluginList(top, optionalPath, { stream: true, command: true });
   const kubernetes = readKubernetes(top.object('kubernetes'), optionalPath);
   const namespaces = readNamespaces(top, kubernetes);
 
