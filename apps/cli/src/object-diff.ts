@@ -4,11 +4,16 @@ import type { Colors } from './terminal.js';
 import { stringify } from 'yaml';
 
 /** The diff lines without the `Index`/`===` header; empty when nothing changed. */
-export function objectDiff(source: string, before: unknown, after: unknown, colors: Colors): string {
+export function objectDiff(
+  labels: { readonly before: string; readonly after: string },
+  before: unknown,
+  after: unknown,
+  colors: Colors,
+): string {
   const a = toYaml(before);
   const b = toYaml(after);
   if (a === b) return '';
-  const patch = createTwoFilesPatch(`${source} (received)`, `${source} (patched)`, a, b, undefined, undefined, {
+  const patch = createTwoFilesPatch(labels.before, labels.after, a, b, undefined, undefined, {
     context: 3,
   });
   return patch

@@ -102,7 +102,12 @@ export function formatReviewText(report: ReviewReport, received: unknown, colors
     if (message && !report.hooks.some((h) => h.reason === message)) lines.push(`  message: ${message}`);
   }
   if (report.patch && report.object !== undefined) {
-    const diff = objectDiff(report.source, received, report.object, colors);
+    const diff = objectDiff(
+      { before: `${report.source} (received)`, after: `${report.source} (patched)` },
+      received,
+      report.object,
+      colors,
+    );
     if (diff) lines.push(...diff.split('\n').map((l) => `  ${l}`));
   }
   return lines.join('\n');

@@ -9,6 +9,9 @@ import yoctoSpinner from 'yocto-spinner';
 /** picocolors' formatters (bold, red, ...), plain when colours are off. */
 export type Colors = ReturnType<typeof picocolors.createColors>;
 
+/** No colours, whatever the stream (text that goes into reports and files). */
+export const PLAIN: Colors = picocolors.createColors(false);
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 const isTerminal = (stream: NodeJS.WritableStream): boolean => (stream as { isTTY?: boolean }).isTTY === true;
