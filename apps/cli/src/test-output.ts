@@ -37,7 +37,8 @@ export function formatJson(runs: readonly SuiteRun[]): string {
       file: run.suite.file,
       cases: run.cases.map((c) => ({
         name: c.name,
-        status: c.status,
+        // passed | failed | error; `status` below is the apiserver's Status of a denial.
+        result: c.status,
         problems: c.problems,
         durationMs: Math.round(c.durationMs * 10) / 10,
         ...(c.report

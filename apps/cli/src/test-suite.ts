@@ -137,6 +137,7 @@ function readCase(t: FieldReader, dir: string): TestCase | undefined {
   const hooks = readHookExpectations(e.map('hooks'));
   const expectedObject = readObjectRef(e, 'object', dir, false);
   e.finish();
+  t.finish();
   if (name === undefined || object === undefined) return undefined;
   return {
     name,
