@@ -11,7 +11,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '@hookgate/devtools';
 import { startPluginProcess, type PluginProcess } from '@hookgate/plugin-sdk/testing';
 import type { ReviewReport } from '../review-report.js';
-import { runCli } from '../testing/run-cli.js';
+import { runCli } from '../test/run-cli.js';
 
 const EXAMPLE = join(REPO_ROOT, 'docs/examples/policy-tests');
 const PLUGINS = ['pod-defaults', 'required-labels', 'immutable-fields'] as const;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@hookgate/devtools';
-import { runCli } from '../testing/run-cli.js';
+import { runCli } from '../test/run-cli.js';
 
 const EXAMPLE = join(REPO_ROOT, 'docs/examples/policy-tests');
 
