@@ -57,11 +57,13 @@ function parseDocuments(file: string, text: string, errors: string[]): InputDocu
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
   const out: InputDocument[] = [];
+  const errorsBefore = errors.length;
   const numbered = list.length > 1 || file === STDIN;
   list.forEach((doc, i) => {
     const source = numbered ? `${file}#${i + 1}` : file;
     if (doc.errors.length > 0) {
-      errors.push(`${source}: not valid YAML or JSON: ${doc.errors[0]!.message}`);
+      // The parser's message continues with an excerpt of the source: its first line says it all.
+      errors.push(`${source}: not valid YAML or JSON: ${doc.errors[0]!.message.split('\n')[0]}`);
       return;
     }
     let value: unknown;
@@ -76,7 +78,7 @@ function parseDocuments(file: string, text: string, errors: string[]): InputDocu
     if (isList(value)) value.items.forEach((item, j) => out.push({ source: `${source} items[${j}]`, value: item }));
     else out.push({ source, value });
   });
-  if (out.length === 0 && errors.length === 0) errors.push(`${file}: holds no document`);
+  if (out.length === 0 && errors.length === errorsBefore) errors.push(`${file}: holds no document`);
   return out;
 }
 
