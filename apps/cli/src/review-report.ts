@@ -94,9 +94,8 @@ export function formatReviewText(report: ReviewReport, received: unknown, colors
   if (report.allowed) {
     lines.push(`  decision: ${colors.green('allowed')}${report.patch ? ' (patched)' : ''}`);
   } else {
-    lines.push(
-      `  decision: ${colors.red('DENIED')} ${report.status?.code ?? ''} ${report.status?.reason ?? ''}`.trimEnd(),
-    );
+    const code = `${report.status?.code ?? ''} ${report.status?.reason ?? ''}`.trim();
+    lines.push(`  decision: ${colors.red('denied')}${code ? ` (${code})` : ''}`);
     // The denying hook's line shows the message already when it is that hook's own.
     const message = report.status?.message;
     if (message && !report.hooks.some((h) => h.reason === message)) lines.push(`  message: ${message}`);
