@@ -229,6 +229,49 @@ metadata: { name: settings, namespace: payments }
     expect(refused.stdout).not.toContain('\u001b[');
   }, 60_000);
 
+  it('reports a plugin whose command fails, and lets its hooks fail by their failurePolicy', async () => {
+    const file = join(dir, 'failing-commands.yaml');
+    const hook = (name: string, plugin: string) => ({
+      name,
+      clientConfig: { plugin },
+      rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+      failurePolicy: 'Ignore',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+    });
+    const docs = [
+      {
+        apiVersion: 'hookgate.dev/v1alpha1',
+        kind: 'GatewayConfiguration',
+        plugins: [
+          {
+            name: 'crashes',
+            target: `unix://${join(dir, 'crashes.sock')}`,
+            command: [process.execPath, '-e', 'console.error("no config"); process.exit(3)'],
+          },
+          { name: 'absent', target: `unix://${join(dir, 'absent.sock')}`, command: [join(dir, 'no-such-program')] },
+        ],
+      },
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'failing' },
+        webhooks: [hook('crashes.example.com', 'crashes'), hook('absent.example.com', 'absent')],
+      },
+    ];
+    await writeFile(file, docs.map((d) => JSON.stringify(d)).join('\n---\n'));
+    const run = await runCli(['review', '--config', file, '-f', '-'], {
+      stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      'warning: plugin crashes: its command exited with 3 before serving: no config; its hooks fail by their failurePolicy',
+    );
+    expect(run.stderr).toContain(`warning: plugin absent: could not run ${join(dir, 'no-such-program')}: spawn`);
+    expect(run.stdout).toContain('! validating crashes.example.com: failed-open');
+    expect(run.stdout).toContain('! validating absent.example.com: failed-open');
+  }, 30_000);
+
   it('lists every problem of the input and runs nothing', async () => {
     const broken = join(dir, 'broken.yaml');
     await writeFile(broken, 'apiVersion: v1\nkind: Pod\nmetadata: { name: ok }\n---\nkind: [\n');

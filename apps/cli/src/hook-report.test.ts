@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { formatSelector } from './hook-report.js';
+
+describe('formatSelector', () => {
+  const cases = [
+    { name: 'absent', selector: undefined, text: '{}' },
+    { name: 'empty', selector: {}, text: '{}' },
+    { name: 'labels', selector: { matchLabels: { app: 'web', tier: 'prod' } }, text: '{app=web, tier=prod}' },
+    {
+      name: 'every operator',
+      selector: {
+        matchLabels: { app: 'web' },
+        matchExpressions: [
+          { key: 'env', operator: 'In' as const, values: ['prod', 'dev'] },
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn' as const, values: ['kube-system'] },
+          { key: 'owner', operator: 'Exists' as const },
+          { key: 'legacy', operator: 'DoesNotExist' as const },
+        ],
+      },
+      text: '{app=web, env in (prod,dev), kubernetes.io/metadata.name notin (kube-system), owner, !legacy}',
+    },
+  ];
+  it.each(cases)('$name', ({ selector, text }) => expect(formatSelector(selector)).toBe(text));
+});
