@@ -6,6 +6,7 @@
  */
 import {
   CONDITION_ERRORS_IGNORED,
+  findMatchingRule,
   isExemptRequest,
   type AdmissionRequest,
   type ChainOutcome,
@@ -40,6 +41,8 @@ export interface HookVerdict {
   readonly result: HookResult;
   /** Why it was skipped, rejected or not run; the denial or failure message of a call. */
   readonly reason?: string;
+  /** Why a called hook was called: the rule that matched, the selectors and conditions it passed. */
+  readonly matched?: string;
   readonly durationMs?: number;
 }
 
@@ -67,7 +70,11 @@ export function explainHooks(input: ExplainInput): HookVerdict[] {
         verdicts.push({ ...base, round: 0, result: 'skipped', reason: notMatched(input.request) });
       } else {
         const webhook = webhookOf(input.configuration, hook);
-        for (const event of events) verdicts.push({ ...base, ...fromEvent(event, outcome, webhook, input) });
+        for (const event of events) {
+          const verdict = fromEvent(event, outcome, webhook, input);
+          const called = event.type === 'call';
+          verdicts.push({ ...base, ...verdict, ...(called ? { matched: matchedBecause(hook, input.request) } : {}) });
+        }
       }
     }
   }
@@ -126,6 +133,16 @@ function skipReason(reason: string, webhook: DefaultedWebhook | undefined, input
     return `matchConditions: "${name}" is false${expression ? `: ${expression}` : ''}`;
   }
   return reason;
+}
+
+/** `rules[0] matches; namespaceSelector {…} matches "payments"; 1 matchCondition true`. */
+function matchedBecause(hook: Hook, request: AdmissionRequest): string {
+  const parts = [`rules[${findMatchingRule(hook.rules, request)}] matches`];
+  if (!hook.namespaceSelector.isEmpty) parts.push(`namespaceSelector matches namespace "${request.namespace ?? ''}"`);
+  if (!hook.objectSelector.isEmpty) parts.push('objectSelector matches');
+  const conditions = hook.matchConditions.length;
+  if (conditions > 0) parts.push(`${conditions} matchCondition${conditions === 1 ? '' : 's'} true`);
+  return parts.join('; ');
 }
 
 /** A hook the chain never looked at: its rules do not cover the request (or no hook may see it). */

@@ -118,5 +118,6 @@ function formatVerdict(h: HookVerdict, colors: Colors): string {
   const round = h.round === 1 ? ' (reinvoked)' : '';
   const time = h.durationMs !== undefined ? ` in ${h.durationMs.toFixed(1)} ms` : '';
   const reason = h.reason ? `: ${h.reason}` : '';
-  return `${paint(`${mark} ${h.phase} ${h.hook}${round}: ${h.result}`)}${time}${reason}`;
+  const matched = h.matched ? colors.dim(` (${h.matched})`) : '';
+  return `${paint(`${mark} ${h.phase} ${h.hook}${round}: ${h.result}`)}${time}${matched}${reason}`;
 }

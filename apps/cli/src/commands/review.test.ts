@@ -133,6 +133,10 @@ metadata: { name: settings, namespace: payments }
       "skipped: objectSelector {audit=true} does not match the object's labels (team=payments, cost-center=4711, app.kubernetes.io/name=checkout)",
     ]);
     expect(why(1, 'required-labels.hookgate.dev')).toEqual(['allowed: ']);
+    // A called hook says why it was called.
+    expect(reports[1]!.hooks.find((h) => h.hook === 'required-labels.hookgate.dev')?.matched).toBe(
+      'rules[0] matches; namespaceSelector matches namespace "payments"; 1 matchCondition true',
+    );
     expect(why(2, 'required-labels.hookgate.dev')[0]).toMatch(
       /^denied: admission webhook "required-labels.hookgate.dev" denied the request: .*missing label "team"/,
     );
