@@ -90,6 +90,25 @@ describe('hookgate check-config', () => {
     ]);
   });
 
+  it('says so when a hook names a plugin and none is declared; JSON marks a standalone check', async () => {
+    const file = join(dir, 'none-declared.yaml');
+    await writeFile(
+      file,
+      `apiVersion: hookgate.dev/v1alpha1\nkind: GatewayConfiguration\n---\n${webhooks('x', 'opa')}`,
+    );
+    const run = await runCli(['check-config', '--config', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'webhooks[0].clientConfig.plugin: Invalid value: "opa": no plugin is declared to serve it',
+    );
+
+    const standalone = join(dir, 'standalone-json.yaml');
+    await writeFile(standalone, webhooks('alone', 'opa'));
+    const json = await runCli(['check-config', '--config', standalone, '-o', 'json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, standalone: true, problems: [] });
+  });
+
   it('reports a valid configuration as JSON', async () => {
     const file = join(dir, 'valid.yaml');
     await writeFile(file, `${GATEWAY}---\n${webhooks('ok', 'required-labels')}`);
