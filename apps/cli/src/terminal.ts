@@ -45,6 +45,8 @@ export function progressOn(stream: NodeJS.WritableStream, env: Env, text: string
     update: (next) => {
       spinner.text = next;
     },
-    done: () => void spinner.clear().stop(),
+    done: () => {
+      if (spinner.isSpinning) spinner.clear().stop();
+    },
   };
 }

@@ -8,6 +8,7 @@ import { openDryRun } from '@hookgate/gateway';
 import type { AdmissionRequest } from '@hookgate/admission';
 import { stringify } from 'yaml';
 import type { CliContext } from '../cli-command.js';
+import { sortProblems } from '../config-problems.js';
 import { readAll, readInputDocuments, STDIN, type InputDocument } from '../input-documents.js';
 import { preparePlugins, type PluginState } from '../plugin-launcher.js';
 import { buildReviewReport, formatReviewText, type ReviewReport } from '../review-report.js';
@@ -51,7 +52,7 @@ export async function reviewCommand(
   }
   const loaded = await loadConfiguration(flags.config);
   if (!loaded.ok) {
-    for (const e of loaded.error) err.write(`${formatConfigError(e)}\n`);
+    for (const e of sortProblems(loaded.error)) err.write(`${formatConfigError(e)}\n`);
     return 1;
   }
   const planned = await planRequests(paths, flags, context);
@@ -59,10 +60,10 @@ export async function reviewCommand(
 
   const progress = progressOn(err, context.env, 'starting plugins');
   const prepared = await preparePlugins(loaded.value);
+  const reports: { report: ReviewReport; received: unknown }[] = [];
   try {
     reportPlugins(prepared.plugins, context);
     const dryRun = await openDryRun(prepared.configuration);
-    const reports: { report: ReviewReport; received: unknown }[] = [];
     try {
       for (const [i, p] of planned.entries()) {
         progress.update(`reviewing ${p.source} (${i + 1}/${planned.length})`);
@@ -73,14 +74,14 @@ export async function reviewCommand(
         });
       }
     } finally {
-      progress.done();
       await dryRun.close();
     }
-    printReports(reports, flags.output, context, loaded.value);
-    return reports.every((r) => r.report.allowed) ? 0 : 2;
   } finally {
+    progress.done();
     await prepared.stop();
   }
+  printReports(reports, flags.output, context, loaded.value);
+  return reports.every((r) => r.report.allowed) ? 0 : 2;
 }
 
 /** Every input object as a request; every problem printed, and undefined when there was any. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { formatConfigError, loadConfiguration } from '@hookgate/config';
 import { openDryRun } from '@hookgate/gateway';
 import type { CliContext } from '../cli-command.js';
+import { sortProblems } from '../config-problems.js';
 import { preparePlugins } from '../plugin-launcher.js';
 import { colorsFor, progressOn } from '../terminal.js';
 import { countResults, formatJson, formatJunit, formatText } from '../test-output.js';
@@ -56,7 +57,7 @@ export async function testCommand(paths: readonly string[], flags: TestFlags, co
       if (!loaded.ok) {
         progress.done();
         err.write(`hookgate test: the configuration of ${group.map((s) => s.file).join(', ')}:\n`);
-        for (const e of loaded.error) err.write(`${formatConfigError(e)}\n`);
+        for (const e of sortProblems(loaded.error)) err.write(`${formatConfigError(e)}\n`);
         return 2;
       }
       const prepared = await preparePlugins(loaded.value);
