@@ -66,6 +66,13 @@ export function explainHooks(input: ExplainInput): HookVerdict[] {
         ) ?? [];
       if (outcome === undefined) {
         verdicts.push({ ...base, round: 0, result: 'not-run', reason: 'the mutating phase denied the request' });
+      } else if (
+        events.length === 0 &&
+        !isExemptRequest(input.request) &&
+        findMatchingRule(hook.rules, input.request) >= 0
+      ) {
+        // Its rules match, yet the chain never got to it: an earlier mutating hook denied.
+        verdicts.push({ ...base, round: 0, result: 'not-run', reason: 'an earlier hook denied the request' });
       } else if (events.length === 0) {
         verdicts.push({ ...base, round: 0, result: 'skipped', reason: notMatched(input.request) });
       } else {

@@ -49,7 +49,22 @@ function configuration(exampleText: string, sockets: Record<string, string>, gho
       },
     ],
   };
-  return [...example, extra].map((d) => JSON.stringify(d)).join('\n---\n');
+  // Secrets: the first mutating hook fails closed (nothing serves ghost), so the second never runs.
+  const secretRules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }];
+  const gate = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: 'gate' },
+    webhooks: ['first', 'second'].map((name) => ({
+      name: `${name}.example.com`,
+      clientConfig: { plugin: 'ghost' },
+      rules: secretRules,
+      failurePolicy: 'Fail',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+    })),
+  };
+  return [...example, extra, gate].map((d) => JSON.stringify(d)).join('\n---\n');
 }
 
 describe('hookgate review', () => {
@@ -124,7 +139,7 @@ metadata: { name: settings, namespace: payments }
       reports[i]!.hooks.filter((h) => h.hook === hook).map((h) => `${h.result}: ${h.reason ?? ''}`);
 
     // Every configured hook is listed for every object, called or not.
-    for (const r of reports) expect(r.hooks).toHaveLength(5);
+    for (const r of reports) expect(r.hooks).toHaveLength(7);
     expect(why(0, 'pod-defaults.hookgate.dev')).toEqual(['patched: ']);
     expect(why(0, 'required-labels.hookgate.dev')).toEqual([
       'skipped: rules: none matches CREATE v1/pods (namespaced)',
@@ -150,6 +165,23 @@ metadata: { name: settings, namespace: payments }
     expect(reports[0]!.object).toEqual(parse(await readExample('objects/pod-defaulted.yaml')));
     expect(reports[3]!.object).toEqual(parse(stdin.split('---')[0]!));
   }, 60_000);
+
+  it('says which hooks never ran because an earlier one denied', async () => {
+    const run = await runCli(['review', '--config', config, '-f', '-', '-o', 'json'], {
+      stdin: 'apiVersion: v1\nkind: Secret\nmetadata: { name: s, namespace: payments }\n',
+    });
+    expect(run.code).toBe(2);
+    const report = JSON.parse(run.stdout) as ReviewReport;
+    expect(report.hooks.map((h) => [h.hook, h.result, h.result === 'failed-closed' ? '' : h.reason])).toEqual([
+      ['first.example.com', 'failed-closed', ''],
+      ['second.example.com', 'not-run', 'an earlier hook denied the request'],
+      ['pod-defaults.hookgate.dev', 'skipped', 'rules: none matches CREATE v1/secrets (namespaced)'],
+      ['audited-only.example.com', 'not-run', 'the mutating phase denied the request'],
+      ['ghost.example.com', 'not-run', 'the mutating phase denied the request'],
+      ['immutable-fields.hookgate.dev', 'not-run', 'the mutating phase denied the request'],
+      ['required-labels.hookgate.dev', 'not-run', 'the mutating phase denied the request'],
+    ]);
+  }, 30_000);
 
   it('names the matchCondition that skipped a hook', async () => {
     const run = await runCli([
