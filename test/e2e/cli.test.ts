@@ -151,10 +151,10 @@ describe('hookgate CLI', () => {
       config: 'allow.yaml',
       code: 0,
       contains: [
-        'mutating: allowed',
-        '{"op":"add","path":"/metadata/labels/added","value":"test"}',
-        'validating: allowed',
-        'decision: allowed',
+        '✓ mutating add-label.example.com: patched',
+        '✓ validating policy.example.com: allowed',
+        'decision: allowed (patched)',
+        '+    added: test',
       ],
     },
     {
@@ -162,16 +162,17 @@ describe('hookgate CLI', () => {
       config: 'deny.yaml',
       code: 2,
       contains: [
-        'validating: DENIED',
-        'message: admission webhook "policy.example.com" denied the request: you shall not pass',
-        'decision: denied',
+        '✓ mutating add-label.example.com: patched',
+        '✗ validating policy.example.com: denied',
+        'admission webhook "policy.example.com" denied the request: you shall not pass',
+        'decision: denied (403)',
       ],
     },
   ];
   it.each(reviews)('review: $name', async ({ config, code, contains }) => {
     const result = await runCli(['review', '--config', file(config), file('pod.yaml')]);
     expect(result.code).toBe(code);
-    expect(result.stdout).toContain('CREATE v1/pods default/web');
+    expect(result.stdout).toContain(`${file('pod.yaml')}: CREATE v1/pods default/web`);
     for (const text of contains) expect(result.stdout).toContain(text);
   });
 
@@ -179,13 +180,10 @@ describe('hookgate CLI', () => {
     const result = await runCli(['review', '--config', file('deny.yaml'), '--output', 'json', file('pod.yaml')]);
     const report = JSON.parse(result.stdout);
     expect(report.allowed).toBe(false);
-    expect(report.validating.status.code).toBe(403);
-    expect(report.mutating.trace[0]).toMatchObject({
-      type: 'call',
-      hook: 'add-label.example.com',
-      outcome: 'allowed',
-      mutated: true,
-    });
+    expect(report.status.code).toBe(403);
+    expect(report.hooks[0]).toMatchObject({ phase: 'mutating', hook: 'add-label.example.com', result: 'patched' });
+    expect(report.patch).toEqual([{ op: 'add', path: '/metadata/labels/added', value: 'test' }]);
+    expect(report.object.metadata.labels).toEqual({ app: 'web', added: 'test' });
   });
 
   it('review refuses a file that is neither a review nor a manifest', async () => {

@@ -11,6 +11,8 @@ import { definePrintWebhooks } from './commands/print-webhooks-flags.js';
 import { defineReview } from './commands/review-flags.js';
 import { defineCa } from './commands/ca-flags.js';
 import { defineBreakGlass } from './commands/break-glass-flags.js';
+import { defineTest } from './commands/test-flags.js';
+import { CLI_VERSION } from './version.js';
 
 /** In the order `hookgate --help` lists them. */
 const COMMANDS: readonly DefineCommand[] = [
@@ -20,16 +22,19 @@ const COMMANDS: readonly DefineCommand[] = [
   defineReview,
   defineCa,
   defineBreakGlass,
+  defineTest,
 ];
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
   const program = new Command('hookgate')
     .description('Admission-webhook gateway for Kubernetes: one localhost webhook, many gRPC plugin hooks.')
+    .version(`hookgate ${CLI_VERSION}`, '-V, --version', 'print the version and exit')
     .exitOverride()
     .showHelpAfterError();
   const context: CliContext = {
     env: process.env,
+    in: process.stdin,
     out: process.stdout,
     err: process.stderr,
     exit: (code) => {

@@ -97,4 +97,43 @@ describe('readReviewInput', () => {
       input.ok && { object: input.request.object, old: (input.request.oldObject as { kind: string }).kind },
     ).toEqual({ object: null, old: 'ConfigMap' });
   });
+
+  describe('UPDATE', () => {
+    const stored = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' }, data: { a: '1' } };
+    const edited = 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, namespace: ns }\ndata: { a: "2" }\n';
+
+    it('sends the manifest as object and --old as oldObject', () => {
+      const input = readReviewInput(edited, { ...options, operation: 'UPDATE', old: stored });
+      expect(input.ok && { object: input.request.object, old: input.request.oldObject }).toEqual({
+        object: { ...stored, data: { a: '2' } },
+        old: stored,
+      });
+    });
+
+    const refusals = [
+      { name: 'UPDATE without --old', old: undefined, operation: 'UPDATE', error: 'UPDATE needs the object as stored' },
+      { name: '--old with CREATE', old: stored, operation: 'CREATE', error: '--old is for UPDATE, not CREATE' },
+      {
+        name: '--old of another kind',
+        old: { ...stored, kind: 'Secret' },
+        operation: 'UPDATE',
+        error: '--old must be a ConfigMap of v1 too',
+      },
+    ];
+    it.each(refusals)('refuses $name', ({ old, operation, error }) => {
+      const input = readReviewInput(edited, { ...options, operation, ...(old ? { old } : {}) });
+      expect(input.ok ? '' : input.error).toContain(error);
+    });
+  });
+
+  it('puts a manifest of a custom cluster-scoped kind in no namespace when told so', () => {
+    const text = 'apiVersion: ec2.aws.crossplane.io/v1beta1\nkind: VPC\nmetadata: { name: prod }\n';
+    expect(readReviewInput(text, options).ok && readReviewInput(text, options)).toMatchObject({
+      request: { namespace: 'default' },
+    });
+    expect(readReviewInput(text, { ...options, clusterScoped: true })).toMatchObject({
+      ok: true,
+      request: { namespace: '', resource: { resource: 'vpcs' } },
+    });
+  });
 });

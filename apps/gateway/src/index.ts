@@ -34,4 +34,4 @@ export {
   type ServiceReferenceWarning,
 } from './bridge/check-service-references.js';
 export { pluginInvoker, type PluginClients } from './grpc/index.js';
-export { dryRunReview, type DryRunResult } from './runtime/dry-run-review.js';
+export { dryRunReview, openDryRun, type DryRun, type DryRunResult } from './runtime/dry-run-review.js';

@@ -56,6 +56,12 @@ export interface PluginConfiguration {
   readonly tls?: PluginTls;
   /** Use the AdmitStream bidirectional stream: true/false, or absent to use it when the plugin offers it. */
   readonly stream?: boolean;
+  /**
+   * How `hookgate review` and `hookgate test` start the plugin when nothing answers at `target`:
+   * program and arguments, run without a shell in the configuration's directory, with
+   * `$(HOOKGATE_PLUGIN_TARGET)` replaced by the address to listen on. The gateway never reads it.
+   */
+  readonly command?: readonly string[];
 }
 
 export interface KubernetesAccess {

@@ -359,6 +359,36 @@ describe('loadConfiguration: errors name the file, document, line, field and rul
   });
 });
 
+describe('webhook configurations without a GatewayConfiguration (allowStandalone)', () => {
+  it('loads them with the default gateway settings and leaves plugin names unchecked', async () => {
+    const file = await write('hook.yaml', pluginHook('MutatingWebhookConfiguration', 'm', 'not-declared'));
+    const r = await loadConfiguration(file, { env, allowStandalone: true });
+    if (!r.ok) throw new Error(r.error.map(formatConfigError).join('\n'));
+    expect(r.value).toMatchObject({ standalone: true, gateway: { plugins: [], admission: { port: 8443 } } });
+    expect(r.value.webhookConfigurations.map((c) => c.name)).toEqual(['m']);
+    expect(r.value.sources).toMatchObject([{ file, kind: 'MutatingWebhookConfiguration', name: 'm' }]);
+  });
+
+  it('still reports every problem of the webhook configurations', async () => {
+    const file = await write('hook.yaml', pluginHook('MutatingWebhookConfiguration', 'm').replace('CREATE', 'PATCH'));
+    const r = await loadConfiguration(file, { env, allowStandalone: true });
+    expect(r.ok ? [] : r.error).toMatchObject([
+      { line: 10, field: 'webhooks[0].rules[0].operations[0]', rule: 'FieldValueNotSupported' },
+    ]);
+  });
+
+  it('checks plugin names when a GatewayConfiguration is there', async () => {
+    const file = await write(
+      'all.yaml',
+      `${GATEWAY}---\n${pluginHook('MutatingWebhookConfiguration', 'm', 'pod-default')}`,
+    );
+    const r = await loadConfiguration(file, { env, allowStandalone: true });
+    expect(r.ok ? [] : r.error.map((e) => e.message)).toEqual([
+      'webhooks[0].clientConfig.plugin: Unsupported value: "pod-default": supported values: "pod-defaults"',
+    ]);
+  });
+});
+
 describe('the side-effect queue settings', () => {
   it('reports a spool setting without redis, and a bad redis url, with where they are and what to do', async () => {
     const file = await write('gw.yaml', `${GATEWAY}spoolDir: /var/spool/hookgate\n`);

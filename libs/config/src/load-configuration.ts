@@ -37,6 +37,11 @@ export interface LoadedConfiguration {
   readonly sources: readonly ConfigSource[];
   /** sha256 over the files read: equal digests mean nothing changed. */
   readonly digest: string;
+  /**
+   * Set when `allowStandalone` let webhook configurations load without a GatewayConfiguration:
+   * `gateway` is then all defaults and `clientConfig.plugin` names were not checked.
+   */
+  readonly standalone?: true;
 }
 
 export interface LoadOptions {
@@ -44,6 +49,11 @@ export interface LoadOptions {
   readonly env?: Partial<DefaultingEnvironment>;
   /** Check that the files the configuration names are readable. Default true. */
   readonly checkFiles?: boolean;
+  /**
+   * Accept webhook configurations without a GatewayConfiguration (`hookgate check-config` of a
+   * webhook file on its own): the gateway settings are the defaults and plugin names go unchecked.
+   */
+  readonly allowStandalone?: boolean;
 }
 
 /** One object to check: a document, or an item of a `v1 List` document. */
@@ -104,7 +114,11 @@ export async function loadConfiguration(
   let gateway: GatewayConfiguration | undefined;
   const [first, ...extra] = gatewayEntries;
   const syntaxErrors = errors.some((e) => e.rule === 'YAMLSyntax');
-  if (first === undefined) {
+  const standalone = first === undefined && options.allowStandalone === true;
+  if (standalone) {
+    const defaults = parseGatewayConfiguration({ apiVersion: GATEWAY_API_VERSION, kind: GATEWAY_KIND }, env);
+    if (defaults.ok) gateway = defaults.value;
+  } else if (first === undefined) {
     // With a syntax error somewhere, the GatewayConfiguration is probably the broken document: say that only.
     if (!syntaxErrors)
       errors.push({
@@ -179,7 +193,9 @@ export async function loadConfiguration(
     });
   }
 
-  if (errors.length > 0 || gateway === undefined || first === undefined) return err(errors);
+  if (errors.length > 0 || gateway === undefined) return err(errors);
+  if (first === undefined)
+    return ok({ gateway, webhookConfigurations, sources, digest: digestOf(files.value), standalone: true });
   return ok({
     gateway,
     webhookConfigurations,

@@ -62,7 +62,12 @@ describe('parseGatewayConfiguration defaults', () => {
         metrics: { host: '0.0.0.0', port: 9000 },
         stateDir: 'state',
         plugins: [
-          { name: 'pod-defaults', target: 'unix:///run/hookgate/pod-defaults.sock', stream: true },
+          {
+            name: 'pod-defaults',
+            target: 'unix:///run/hookgate/pod-defaults.sock',
+            stream: true,
+            command: ['node', 'main.ts', '--listen', '$(HOOKGATE_PLUGIN_TARGET)'],
+          },
           {
             name: 'policy.example.com',
             target: '127.0.0.1:7001',
@@ -93,7 +98,12 @@ describe('parseGatewayConfiguration defaults', () => {
     });
     expect(r.value.stateDir).toBe('/etc/hookgate/state');
     expect(r.value.plugins).toEqual([
-      { name: 'pod-defaults', target: 'unix:///run/hookgate/pod-defaults.sock', stream: true },
+      {
+        name: 'pod-defaults',
+        target: 'unix:///run/hookgate/pod-defaults.sock',
+        stream: true,
+        command: ['node', 'main.ts', '--listen', '$(HOOKGATE_PLUGIN_TARGET)'],
+      },
       {
         name: 'policy.example.com',
         target: '127.0.0.1:7001',
@@ -218,6 +228,16 @@ describe('parseGatewayConfiguration errors', () => {
       name: 'plugin name not a DNS subdomain',
       doc: { plugins: [{ name: 'Pod_Defaults', target: '127.0.0.1:1' }] },
       want: ['plugins[0].name: Invalid value: "Pod_Defaults": a lowercase RFC 1123 subdomain'],
+    },
+    {
+      name: 'plugin command empty',
+      doc: { plugins: [{ name: 'p', target: '127.0.0.1:1', command: [] }] },
+      want: ['plugins[0].command[0]: Required value: the program to run, then its arguments'],
+    },
+    {
+      name: 'plugin command not a list of strings',
+      doc: { plugins: [{ name: 'p', target: '127.0.0.1:1', command: 'node main.ts' }] },
+      want: ['plugins[0].command: Invalid value: "node main.ts": must be a list of strings'],
     },
     {
       name: 'plugin stream not a boolean',

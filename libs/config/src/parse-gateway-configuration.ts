@@ -63,7 +63,7 @@ export function parseGatewayConfiguration(
         : resolve(env.cwd, DEFAULTS.userStateDir);
   const queue = readQueueSettings(top, stateDir, optionalPath);
 
-  const plugins = readPluginList(top, optionalPath, { stream: true });
+  const plugins = readPluginList(top, optionalPath, { stream: true, command: true });
   const kubernetes = readKubernetes(top.object('kubernetes'), optionalPath);
   const namespaces = readNamespaces(top, kubernetes);
 

@@ -17,6 +17,8 @@ export type PathReader = (r: FieldReader, name: string) => string | undefined;
 export interface PluginListOptions {
   /** Read `stream` (AdmitStream on or off): the gateway's admission calls only. */
   readonly stream?: boolean;
+  /** Read `command` (how `hookgate review` and `hookgate test` start the plugin): the gateway's list only. */
+  readonly command?: boolean;
 }
 
 /** Reads `plugins[]` of `top`: unique DNS-subdomain names, checked targets, TLS files resolved. */
@@ -39,11 +41,29 @@ export function readPluginList(
     if (problem !== undefined) r.report(invalid(r.path.child('target'), target, problem));
     const tls = r.has('tls') ? readPluginTls(r.object('tls'), optionalPath) : undefined;
     const stream = options.stream ? r.bool('stream') : undefined;
+    const command = options.command ? readCommand(r) : undefined;
     r.finish();
     if (name !== undefined && target !== undefined)
-      plugins.push({ name, target, ...(tls ? { tls } : {}), ...(stream !== undefined ? { stream } : {}) });
+      plugins.push({
+        name,
+        target,
+        ...(tls ? { tls } : {}),
+        ...(stream !== undefined ? { stream } : {}),
+        ...(command ? { command } : {}),
+      });
   });
   return plugins;
+}
+
+/** `command`: a program and its arguments, run without a shell; the program may not be empty. */
+function readCommand(r: FieldReader): string[] | undefined {
+  const command = r.stringList('command');
+  if (command === undefined) return undefined;
+  if (command.length === 0 || command[0] === '') {
+    r.report(required(r.path.child('command').index(0), 'the program to run, then its arguments'));
+    return undefined;
+  }
+  return command;
 }
 
 function readPluginTls(t: FieldReader, optionalPath: PathReader): PluginTls {

@@ -1,26 +1,27 @@
 /**
  * The local stack, one command (`npm start`): Redis (found or started), the four built-in plugins
  * as their own processes on unix sockets, and the gateway serving them over https on 127.0.0.1:8443
- * with metrics on 127.0.0.1:9443. Ctrl-C stops everything it started (by pid).
+ * with metrics on 127.0.0.1:9443. A plugin that exits is restarted with backoff (logged); the
+ * gateway exiting stops the stack. Ctrl-C stops everything it started (by pid).
  *
- * Environment: REDIS_URL (else 127.0.0.1:6379, else a redis-server of its own), HOOKGATE_PORT,
- * HOOKGATE_METRICS_PORT, HOOKGATE_STACK_DIR (default .hookgate/dev).
+ * Environment (README.md, "The local stack"): REDIS_URL (else 127.0.0.1:6379, else a redis-server
+ * of its own), HOOKGATE_PORT, HOOKGATE_METRICS_PORT, HOOKGATE_STACK_DIR (default .hookgate/dev).
  *
  * Its own lines are in the schema of every Hookgate process (component `stack`), so the whole
  * output reads well through `npm start | npx pino-pretty`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
 import { createLogger } from '@hookgate/observability';
 import { ensureRedis } from './redis.js';
+import { superviseProcess, type SupervisedProcess } from './supervised-process.js';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 const PLUGINS = ['pod-defaults', 'required-labels', 'immutable-fields', 'ledger'] as const;
 
-const children: { name: string; child: ChildProcess }[] = [];
+const children: SupervisedProcess[] = [];
 const log = createLogger({ component: 'stack' });
 let stopping = false;
 
@@ -84,18 +85,23 @@ async function main(): Promise<void> {
   );
 }
 
+/** Plugins are restarted with backoff when they exit; the gateway exiting stops the stack. */
 function start(name: string, args: string[], env: Record<string, string>): void {
-  const child = spawn(process.execPath, args[0]!.endsWith('.mjs') ? args : ['--import', 'tsx', ...args], {
-    cwd: repo,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  children.push({ name, child });
-  child.once('exit', (code, signal) => {
-    if (stopping) return;
-    log.error({ process: name, exit: signal ?? code }, 'a stack process exited; stopping the stack');
-    void stop(1);
-  });
+  const restart = name.startsWith('plugin ');
+  children.push(
+    superviseProcess({
+      name,
+      args: args[0]!.endsWith('.mjs') ? args : ['--import', 'tsx', ...args],
+      cwd: repo,
+      env: { ...process.env, ...env },
+      log,
+      restart,
+      onExit: (exit) => {
+        log.error({ process: name, exit }, 'a stack process exited; stopping the stack');
+        void stop(1);
+      },
+    }),
+  );
 }
 
 async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
@@ -114,20 +120,7 @@ async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise<void>((done) => {
-          if (child.exitCode !== null || child.signalCode !== null || !child.pid) return done();
-          const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          child.once('exit', () => {
-            clearTimeout(force);
-            done();
-          });
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(children.map((child) => child.stop()));
   process.exit(code);
 }
 

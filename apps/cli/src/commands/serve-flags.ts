@@ -2,13 +2,14 @@
 import { InvalidArgumentError } from 'commander';
 import { isLogLevel } from '@hookgate/observability';
 import type { DefineCommand } from '../cli-command.js';
+import { configOption } from '../config-option.js';
 import type { ServeFlags } from './serve.js';
 
 export const defineServe: DefineCommand = (program, context) => {
   program
     .command('serve')
     .description('run the gateway (admission listener, metrics listener, one worker per core)')
-    .requiredOption('--config <path>', 'GatewayConfiguration + webhook configurations: a YAML file or a directory')
+    .addOption(configOption(context, 'GatewayConfiguration + webhook configurations: a YAML file or a directory'))
     .option('--host <host>', 'admission listener address (overrides admission.host)')
     .option('--port <port>', 'admission listener port, 0 for any free port (overrides admission.port)', port)
     .option('--metrics-port <port>', 'metrics/health listener port (overrides metrics.port)', port)

@@ -848,6 +848,12 @@ describe('validateConfiguration: clientConfig', () => {
       errors: [`${cc}.plugin: Unsupported value: "kyverno": supported values: "cosign", "opa"`],
     },
     {
+      name: 'a plugin when none is declared',
+      obj: withClient({ plugin: 'kyverno' }),
+      opts: { knownPlugins: new Set<string>() },
+      errors: [`${cc}.plugin: Invalid value: "kyverno": no plugin is declared to serve it`],
+    },
+    {
       name: 'empty plugin name',
       obj: withClient({ plugin: '' }),
       errors: [`${cc}.plugin: Required value: plugin name is required`],

@@ -327,7 +327,12 @@ function validateClientConfig(cc: unknown, path: FieldPath, opts: ValidateOption
     const plugin = optionalString(cc['plugin'], path.child('plugin'), errs);
     if (plugin === '') errs.push(required(path.child('plugin'), 'plugin name is required'));
     else if (plugin !== undefined && opts.knownPlugins !== undefined && !opts.knownPlugins.has(plugin)) {
-      errs.push(notSupported(path.child('plugin'), plugin, [...opts.knownPlugins].sort()));
+      // With no plugin declared at all, an empty "supported values" list would not say what to do.
+      errs.push(
+        opts.knownPlugins.size === 0
+          ? invalid(path.child('plugin'), plugin, 'no plugin is declared to serve it')
+          : notSupported(path.child('plugin'), plugin, [...opts.knownPlugins].sort()),
+      );
     }
   }
   const caBundle = cc['caBundle'];
