@@ -119,6 +119,7 @@ describe('hookgate check-config', () => {
       valid: true,
       summary: '0 mutating and 1 validating hook(s) in 1 webhook configuration(s), 2 plugin(s)',
       problems: [],
+      warnings: [],
     });
   });
 });
