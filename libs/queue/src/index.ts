@@ -27,6 +27,7 @@ export {
   DEFAULT_QUEUE_PREFIX,
   JOB_NAMES,
   QUEUE_NAME_PREFIX,
+  RESYNC_SCHEDULER_ID,
   jobKey,
   pluginOfQueueName,
   reconcileQueueName,
@@ -81,3 +82,4 @@ export {
   type ReconcileJobState,
 } from './process-job.js';
 export { pluginClientReconciler, type PluginReconcilerOptions } from './plugin-reconciler.js';
+export { resyncPlugin, type ResyncCounts, type ResyncDeps, type ResyncResult } from './resync.js';
