@@ -17,6 +17,7 @@ import { createLogger, createMetricsRegistry } from '@hookgate/observability';
 import { definePlugin, servePlugin, type PluginServer, type ReconcileRequest } from '@hookgate/plugin-sdk';
 import { tempDir, type TempDir } from '@hookgate/plugin-sdk/testing';
 import { SideEffectProducer, reconcileQueueName, type SideEffectJob } from '@hookgate/queue';
+import { DENIED_BY_HOOK, sampleJob } from '@hookgate/queue/testing';
 import { buildController, type Controller } from './build-controller.js';
 import { readControllerConfig, type ControllerConfig } from './config.js';
 
@@ -147,6 +148,7 @@ function controllerConfig(prefix: string, target: string, overrides: Record<stri
       backoff: { baseMs: 20, capMs: 50 },
       shutdownTimeoutMs: 2_000,
       health: { host: '127.0.0.1', port: 0 },
+      dashboard: { port: 0 },
       ...overrides,
     },
     { configDir: tmp.dir, env: {} },
@@ -155,34 +157,23 @@ function controllerConfig(prefix: string, target: string, overrides: Record<stri
   return result.config;
 }
 
-/** A job whose persistence needs no read: a dryRun request, or one the gateway denied. */
+/** A job whose persistence needs no read: a dryRun request, or one the gateway denied (the shared sample job). */
 function sideEffectJob(
   kind: string,
   admission: Partial<SideEffectJob['admission']> = {},
   denied = false,
 ): SideEffectJob {
-  return {
-    schema: 1,
-    plugin: PLUGIN,
-    hook: HOOK,
-    effect: { kind, key: `shop/${kind}`, payload: Buffer.from(PAYLOAD_SECRET).toString('base64') },
-    admission: {
-      uid: randomUUID(),
-      operation: 'CREATE',
-      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
-      subResource: '',
-      namespace: 'shop',
-      name: 'web',
-      generateName: '',
-      objectUid: 'u-1',
-      dryRun: false,
-      phase: 'validating',
-      ...admission,
+  return sampleJob(
+    {
+      plugin: PLUGIN,
+      hook: HOOK,
+      effect: { kind, key: `shop/${kind}`, payload: Buffer.from(PAYLOAD_SECRET).toString('base64') },
+      gateway: 'gw-test',
+      time: Date.now(),
+      ...(denied ? { decision: DENIED_BY_HOOK } : {}),
     },
-    decision: denied ? { allowed: false, by: 'hook', hook: 'later.example.com', code: 403 } : { allowed: true },
-    gateway: 'gw-test',
-    time: Date.now(),
-  } as SideEffectJob;
+    { uid: randomUUID(), ...admission },
+  );
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
