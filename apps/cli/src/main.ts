@@ -9,9 +9,16 @@ import { defineServe } from './commands/serve-flags.js';
 import { defineCheckConfig } from './commands/check-config-flags.js';
 import { definePrintWebhooks } from './commands/print-webhooks-flags.js';
 import { defineReview } from './commands/review-flags.js';
+import { defineQueue } from './commands/queue-flags.js';
 
 /** In the order `hookgate --help` lists them. */
-const COMMANDS: readonly DefineCommand[] = [defineServe, defineCheckConfig, definePrintWebhooks, defineReview];
+const COMMANDS: readonly DefineCommand[] = [
+  defineServe,
+  defineCheckConfig,
+  definePrintWebhooks,
+  defineReview,
+  defineQueue,
+];
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
