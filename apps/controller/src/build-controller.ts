@@ -31,6 +31,7 @@ import { isResyncJob, runResyncJob, upsertResyncScheduler } from './resync-job.j
 import {
   buildBackoffStrategy,
   pluginClientReconciler,
+  unknownPluginOutcome,
   processJob,
   reconcileQueueName,
   redactRedisUrl,
@@ -128,22 +129,14 @@ export async function buildController(config: ControllerConfig, options: Control
   const metrics = createControllerMetrics(registry, () => probes);
 
   const callOptions = () => ({ deadline: Date.now() + config.reconcileTimeoutMs, signal: stopping.signal });
-  const unknownPlugin = (plugin: string) =>
-    ({
-      ok: false,
-      kind: 'rpc',
-      code: 14,
-      detail: `no plugin named ${plugin} is known to this controller`,
-      transport: true,
-    }) as const;
   const resyncDeps = {
     readObject,
     now,
     signal: stopping.signal,
     listHeld: (plugin: string, request: Parameters<PluginClient['listHeldEffects']>[0]) =>
-      clients.get(plugin)?.listHeldEffects(request, callOptions()) ?? Promise.resolve(unknownPlugin(plugin)),
+      clients.get(plugin)?.listHeldEffects(request, callOptions()) ?? Promise.resolve(unknownPluginOutcome(plugin)),
     reconcileOrphan: (plugin: string, request: Parameters<PluginClient['reconcileOrphan']>[0]) =>
-      clients.get(plugin)?.reconcileOrphan(request, callOptions()) ?? Promise.resolve(unknownPlugin(plugin)),
+      clients.get(plugin)?.reconcileOrphan(request, callOptions()) ?? Promise.resolve(unknownPluginOutcome(plugin)),
   };
 
   const backoffStrategy = honourAttemptDelay(buildBackoffStrategy(config.backoff), now);

@@ -81,5 +81,5 @@ export {
   type ReconcileJobInput,
   type ReconcileJobState,
 } from './process-job.js';
-export { pluginClientReconciler, type PluginReconcilerOptions } from './plugin-reconciler.js';
+export { pluginClientReconciler, unknownPluginOutcome, type PluginReconcilerOptions } from './plugin-reconciler.js';
 export { resyncPlugin, type ResyncCounts, type ResyncDeps, type ResyncResult } from './resync.js';
