@@ -140,12 +140,15 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
         count,
       );
       const held: HeldReservation[] = [];
-      for (const redisKeyName of keys) {
-        // Another type under the prefix (not written by the ledger) is not a reservation: skip it.
-        const fields = await redis.hgetall(redisKeyName).catch(() => ({}) as Record<string, string>);
-        const reservation = heldOf(redisKeyName.slice(keyPrefix.length), fields);
+      // One round trip for the page; a key of another type under the prefix (not the ledger's) is skipped.
+      const answers =
+        keys.length === 0 ? [] : ((await keys.reduce((p, key) => p.hgetall(key), redis.pipeline()).exec()) ?? []);
+      keys.forEach((redisKeyName, i) => {
+        const [error, fields] = answers[i] ?? [null, {}];
+        if (error !== null) return;
+        const reservation = heldOf(redisKeyName.slice(keyPrefix.length), fields as Record<string, string>);
         if (reservation !== undefined) held.push(reservation);
-      }
+      });
       return { cursor: next, held };
     },
 
