@@ -1,6 +1,7 @@
 /**
  * The read-only queue dashboard: bull-board on a Fastify listener of its own, on localhost by
- * default (`dashboard.host`, `dashboard.port`). Read-only is bull-board's `readOnlyMode`, enforced
+ * default (`dashboard.host`, `dashboard.port`). Not on the health listener: that one may be opened
+ * to the network for scraping, and the dashboard has no authentication, so it stays on loopback. Read-only is bull-board's `readOnlyMode`, enforced
  * on its API (retry, remove, pause, add answer an error), not only hidden in the UI.
  *
  * Redacted: a side-effect job shows which plugin, hook, effect kind and key, and which request and
