@@ -339,6 +339,10 @@ describe('misbehaving controllers and plugins', () => {
       return lines.length >= 2 ? true : undefined;
     });
     expect(await queue.getJobState(hang.jobId)).not.toBe('failed');
+    // Timeouts count against the plugin's circuit: its opening is the warn line an operator sees.
+    await controller.waitForLog(
+      (l) => l['level'] === 'warn' && /keeps failing or not answering/.test(String(l['msg'])),
+    );
 
     const logs = controller.logs();
     const warned = (jobId: string) => logs.find((l) => l['jobId'] === jobId && l['level'] === 'warn');

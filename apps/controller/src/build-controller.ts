@@ -78,7 +78,20 @@ export async function buildController(config: ControllerConfig, options: Control
   const clients = new Map<string, PluginClient>(
     config.plugins.map((plugin) => [
       plugin.name,
-      createPluginClient(plugin.name, plugin.target, clientOptions(plugin)),
+      createPluginClient(plugin.name, plugin.target, {
+        ...clientOptions(plugin),
+        // Jobs of a failing plugin wait without a line each (debug); its circuit opening is the warn line.
+        onCircuitStateChange: (name, state, previous) => {
+          if (state === 'open') {
+            logger.warn(
+              { plugin: name, target: plugin.target, previous },
+              `plugin ${name} keeps failing or not answering Reconcile: its jobs wait (no attempts used) until it answers its health check; check the plugin`,
+            );
+          } else if (state === 'closed') {
+            logger.info({ plugin: name, previous }, `plugin ${name} answers again: its jobs resume`);
+          }
+        },
+      }),
     ]),
   );
   const readObject =
