@@ -13,6 +13,7 @@ import { defineCa } from './commands/ca-flags.js';
 import { defineBreakGlass } from './commands/break-glass-flags.js';
 import { defineTest } from './commands/test-flags.js';
 import { CLI_VERSION } from './version.js';
+import { defineQueue } from './commands/queue-flags.js';
 
 /** In the order `hookgate --help` lists them. */
 const COMMANDS: readonly DefineCommand[] = [
@@ -23,6 +24,7 @@ const COMMANDS: readonly DefineCommand[] = [
   defineCa,
   defineBreakGlass,
   defineTest,
+  defineQueue,
 ];
 
 export async function main(argv: readonly string[]): Promise<number> {

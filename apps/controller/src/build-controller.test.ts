@@ -17,6 +17,7 @@ import { createLogger, createMetricsRegistry } from '@hookgate/observability';
 import { definePlugin, servePlugin, type PluginServer, type ReconcileRequest } from '@hookgate/plugin-sdk';
 import { tempDir, type TempDir } from '@hookgate/plugin-sdk/testing';
 import { SideEffectProducer, reconcileQueueName, type SideEffectJob } from '@hookgate/queue';
+import { DENIED_BY_HOOK, sampleJob } from '@hookgate/queue/testing';
 import { buildController, type Controller } from './build-controller.js';
 import { readControllerConfig, type ControllerConfig } from './config.js';
 
@@ -147,6 +148,8 @@ function controllerConfig(prefix: string, target: string, overrides: Record<stri
       backoff: { baseMs: 20, capMs: 50 },
       shutdownTimeoutMs: 2_000,
       health: { host: '127.0.0.1', port: 0 },
+      dashboard: { port: 0 },
+      resync: { intervalMs: 0 },
       ...overrides,
     },
     { configDir: tmp.dir, env: {} },
@@ -155,34 +158,23 @@ function controllerConfig(prefix: string, target: string, overrides: Record<stri
   return result.config;
 }
 
-/** A job whose persistence needs no read: a dryRun request, or one the gateway denied. */
+/** A job whose persistence needs no read: a dryRun request, or one the gateway denied (the shared sample job). */
 function sideEffectJob(
   kind: string,
   admission: Partial<SideEffectJob['admission']> = {},
   denied = false,
 ): SideEffectJob {
-  return {
-    schema: 1,
-    plugin: PLUGIN,
-    hook: HOOK,
-    effect: { kind, key: `shop/${kind}`, payload: Buffer.from(PAYLOAD_SECRET).toString('base64') },
-    admission: {
-      uid: randomUUID(),
-      operation: 'CREATE',
-      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
-      subResource: '',
-      namespace: 'shop',
-      name: 'web',
-      generateName: '',
-      objectUid: 'u-1',
-      dryRun: false,
-      phase: 'validating',
-      ...admission,
+  return sampleJob(
+    {
+      plugin: PLUGIN,
+      hook: HOOK,
+      effect: { kind, key: `shop/${kind}`, payload: Buffer.from(PAYLOAD_SECRET).toString('base64') },
+      gateway: 'gw-test',
+      time: Date.now(),
+      ...(denied ? { decision: DENIED_BY_HOOK } : {}),
     },
-    decision: denied ? { allowed: false, by: 'hook', hook: 'later.example.com', code: 403 } : { allowed: true },
-    gateway: 'gw-test',
-    time: Date.now(),
-  } as SideEffectJob;
+    { uid: randomUUID(), ...admission },
+  );
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
@@ -454,5 +446,77 @@ describe('controller workers', () => {
     const began = Date.now();
     expect(await controller.close()).toEqual({ forced: false });
     expect(Date.now() - began).toBeLessThan(2_000);
+  });
+});
+
+describe('periodic resync', () => {
+  it('two controllers starting at once make one scheduler and one pending resync job', async () => {
+    const prefix = `{hgtest-${randomUUID().slice(0, 8)}}`;
+    const resync = { resync: { intervalMs: 60_000, jitterMs: 0, minAgeMs: 0 } };
+    const [first] = await Promise.all([start(resync, { prefix }), start(resync, { prefix })]);
+    // Runs first (cleanups run in reverse): before the queues close.
+    cleanups.push(() => first.queue.obliterate({ force: true }));
+    const schedulers = await first.queue.getJobSchedulers();
+    expect(schedulers).toHaveLength(1);
+    expect(schedulers[0]).toMatchObject({ key: 'hookgate-resync', every: 60_000, name: 'resync' });
+    const pending = await first.queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
+    expect(pending.filter((job) => job.name === 'resync')).toHaveLength(1);
+    expect(pending[0]!.opts.priority).toBeGreaterThan(0);
+  });
+
+  it('a plugin without resync handlers answers UNIMPLEMENTED: the run is counted as such and jobs go on', async () => {
+    const { controller, producer, queue } = await start({ resync: { intervalMs: 1_000, jitterMs: 0 } });
+    await waitFor('a resync run', () =>
+      metricValue(controller, 'hookgate_resync_runs_total', 'plugin="ledger",result="unimplemented"'),
+    );
+    const { jobId } = await producer.add(sideEffectJob('claim', { dryRun: true }));
+    await jobIn(queue, jobId, 'completed');
+    const runs = (await queue.getJobs(['completed'])).filter((job) => job.name === 'resync');
+    expect(runs[0]?.returnvalue).toEqual({ result: 'unimplemented' });
+  });
+});
+
+describe('queue dashboard', () => {
+  it('answers read-only, with job data and return values redacted', async () => {
+    const { controller, queue, producer } = await start({}, { attempts: 1 });
+    const done = await producer.add(sideEffectJob('claim', { dryRun: true }));
+    const failed = await producer.add(sideEffectJob('later', {}, true));
+    await jobIn(queue, done.jobId, 'completed');
+    await jobIn(queue, failed.jobId, 'failed');
+    const base = controller.dashboardUrl!;
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/queues$/);
+
+    const page = await fetch(base);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+
+    const queueName = reconcileQueueName(PLUGIN);
+    const listed = await fetch(`${base}/api/queues?activeQueue=${queueName}&status=latest&page=1`);
+    expect(listed.status).toBe(200);
+    const body = await listed.text();
+    const jobs = (
+      JSON.parse(body) as {
+        queues: { name: string; readOnlyMode: boolean; jobs: { id: string; data: unknown; returnValue: unknown }[] }[];
+      }
+    ).queues.find((q) => q.name === queueName)!;
+    expect(jobs.readOnlyMode).toBe(true);
+    const completed = jobs.jobs.find((j) => j.id === done.jobId)!;
+    expect(completed.data).toMatchObject({
+      plugin: PLUGIN,
+      hook: HOOK,
+      effect: { kind: 'claim', key: 'shop/claim', payload: '[redacted]' },
+      admission: { operation: 'CREATE', resource: 'deployments.apps', namespace: 'shop', name: 'web' },
+    });
+    expect(completed.returnValue).toEqual({ outcome: 'NOT_PERSISTED', rule: 'dry-run', message: '[redacted]' });
+    expect(body).not.toContain(PAYLOAD_SECRET);
+    expect(body).not.toContain(Buffer.from(PAYLOAD_SECRET).toString('base64'));
+    expect(body).not.toContain('gw-test');
+
+    // Server-side read-only: a retry through the dashboard's API is refused and changes nothing.
+    const retry = await fetch(`${base}/api/queues/${queueName}/retry/failed`, { method: 'PUT' });
+    expect(retry.status).toBe(405);
+    const removal = await fetch(`${base}/api/queues/${queueName}/${failed.jobId}/clean`, { method: 'PUT' });
+    expect(removal.status).toBe(405);
+    expect(await queue.getJobState(failed.jobId)).toBe('failed');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The controller from its configuration: one BullMQ Worker per configured plugin's queue, each
  * running processJob (@hookgate/queue) against the apiserver and the plugin's Reconcile, the
- * health/metrics listener, and a bounded stop.
+ * health/metrics listener, the periodic resync (resync-job.ts), the read-only dashboard
+ * (dashboard.ts), and a bounded stop.
  *
  *   const controller = await buildController(config, { logger });
  *   process.once('SIGTERM', () => void controller.close().then(() => process.exit(0)));
@@ -12,7 +13,7 @@
  * controller. A Reconcile is idempotent, so running one twice is safe; waiting forever is not.
  */
 import { loadPluginTls } from '@hookgate/config';
-import { Queue, Worker, type Job } from 'bullmq';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { loadKubeConfig } from '@hookgate/kubernetes';
@@ -25,13 +26,17 @@ import {
   type Logger,
 } from '@hookgate/observability';
 import { createPluginClient, type PluginClient, type PluginTls } from '@hookgate/plugin-client';
+import { startDashboard, type Dashboard } from './dashboard.js';
+import { isResyncJob, runResyncJob, upsertResyncScheduler } from './resync-job.js';
 import {
   buildBackoffStrategy,
   pluginClientReconciler,
+  unknownPluginOutcome,
   processJob,
   reconcileQueueName,
   redactRedisUrl,
   type ProcessJobDeps,
+  type ResyncResult,
   type ReadObject,
 } from '@hookgate/queue';
 import { kubernetesObjectReader } from '@hookgate/queue/kubernetes';
@@ -50,6 +55,8 @@ export interface ControllerOptions {
 
 export interface Controller {
   readonly health: HealthListener;
+  /** The read-only dashboard's URL, when enabled. */
+  readonly dashboardUrl: string | undefined;
   readonly registry: Registry;
   /** Undefined when every Redis connection is ready. */
   notReadyReason(): string | undefined;
@@ -71,7 +78,20 @@ export async function buildController(config: ControllerConfig, options: Control
   const clients = new Map<string, PluginClient>(
     config.plugins.map((plugin) => [
       plugin.name,
-      createPluginClient(plugin.name, plugin.target, clientOptions(plugin)),
+      createPluginClient(plugin.name, plugin.target, {
+        ...clientOptions(plugin),
+        // Jobs of a failing plugin wait without a line each (debug); its circuit opening is the warn line.
+        onCircuitStateChange: (name, state, previous) => {
+          if (state === 'open') {
+            logger.warn(
+              { plugin: name, target: plugin.target, previous },
+              `plugin ${name} keeps failing or not answering Reconcile: its jobs wait (no attempts used) until it answers its health check; check the plugin`,
+            );
+          } else if (state === 'closed') {
+            logger.info({ plugin: name, previous }, `plugin ${name} answers again: its jobs resume`);
+          }
+        },
+      }),
     ]),
   );
   const readObject =
@@ -121,11 +141,26 @@ export async function buildController(config: ControllerConfig, options: Control
   const probes: QueueProbe[] = queues.map((queue, i) => probeOf(config.plugins[i]!.name, queue));
   const metrics = createControllerMetrics(registry, () => probes);
 
+  const callOptions = () => ({ deadline: Date.now() + config.reconcileTimeoutMs, signal: stopping.signal });
+  const resyncDeps = {
+    readObject,
+    now,
+    signal: stopping.signal,
+    listHeld: (plugin: string, request: Parameters<PluginClient['listHeldEffects']>[0]) =>
+      clients.get(plugin)?.listHeldEffects(request, callOptions()) ?? Promise.resolve(unknownPluginOutcome(plugin)),
+    reconcileOrphan: (plugin: string, request: Parameters<PluginClient['reconcileOrphan']>[0]) =>
+      clients.get(plugin)?.reconcileOrphan(request, callOptions()) ?? Promise.resolve(unknownPluginOutcome(plugin)),
+  };
+
   const backoffStrategy = honourAttemptDelay(buildBackoffStrategy(config.backoff), now);
   const workers = config.plugins.map((plugin) => {
-    const worker = new Worker<unknown, CompletedReconcile>(
+    const worker = new Worker<unknown, CompletedReconcile | ResyncResult>(
       reconcileQueueName(plugin.name),
       async (job: Job, token?: string) => {
+        if (isResyncJob(job)) {
+          const context = { plugin: plugin.name, config: config.resync, deps: resyncDeps, logger, metrics };
+          return runResyncJob(job, token, context);
+        }
         const attempt = job.attemptsMade + 1;
         const result = await processJob({ data: job.data, state: job.progress }, deps, attempt);
         return applyResult(job, token, result, attempt, {
@@ -161,6 +196,42 @@ export async function buildController(config: ControllerConfig, options: Control
     return worker;
   });
 
+  // BullMQ fails a job that stalled more than maxStalledCount times inside Redis: only the queue's
+  // event stream says so. One QueueEvents (a blocking connection) per queue.
+  const queueEvents = config.plugins.map((plugin) => {
+    const events = new QueueEvents(reconcileQueueName(plugin.name), {
+      connection: connect(`events ${plugin.name}`),
+      prefix: config.redis.prefix,
+    });
+    events.on('failed', ({ jobId, failedReason }) => {
+      if (!/stalled more than allowable limit/.test(failedReason)) return;
+      metrics.stalledFailed.inc({ plugin: plugin.name });
+      logger.warn(
+        { plugin: plugin.name, jobId, maxStalledCount: config.maxStalledCount },
+        'reconcile job moved to the failed set after stalling too often (its controllers died or stopped mid-job each time): retry it with `hookgate queue retry`',
+      );
+    });
+    events.on('error', (error: Error) =>
+      logger.error({ plugin: plugin.name, err: error.message }, 'queue events listener error'),
+    );
+    return events;
+  });
+
+  // Every controller upserts the same schedulers: idempotent. A Redis down at start only delays it.
+  await Promise.all(
+    queues.map(async (queue, i) => {
+      const plugin = config.plugins[i]!.name;
+      try {
+        await bounded(upsertResyncScheduler(queue, plugin, config.resync), config.readTimeoutMs);
+      } catch (error) {
+        logger.warn(
+          { plugin, err: error instanceof Error ? error.message : String(error) },
+          'could not schedule the periodic resync (Redis not answering): it is scheduled when a controller starts with Redis up',
+        );
+      }
+    }),
+  );
+
   let stopRequested = false;
   const notReadyReason = (): string | undefined => {
     if (stopRequested) return 'stopping';
@@ -175,14 +246,27 @@ export async function buildController(config: ControllerConfig, options: Control
     metrics: registryMetricsSource(registry),
     notReadyReason,
   });
+  let dashboard: Dashboard | undefined;
+  if (config.dashboard.enabled) {
+    try {
+      dashboard = await startDashboard(queues, config.dashboard);
+    } catch (error) {
+      await health.close();
+      throw new Error(
+        `the dashboard cannot listen on ${config.dashboard.host}:${config.dashboard.port}: ${error instanceof Error ? error.message : String(error)}; set dashboard.port, or dashboard.enabled: false`,
+      );
+    }
+  }
   logger.info(
     {
       plugins: config.plugins.map((p) => p.name),
       redis: redactRedisUrl(config.redis.url),
       prefix: config.redis.prefix,
       health: health.url,
+      dashboard: dashboard?.url,
+      resyncIntervalMs: config.resync.intervalMs,
     },
-    'controller started: reconciling side effects',
+    `controller started: reconciling side effects${dashboard ? `; queue dashboard (read-only) at ${dashboard.url}` : ''}`,
   );
 
   let closing: Promise<{ forced: boolean }> | undefined;
@@ -207,7 +291,11 @@ export async function buildController(config: ControllerConfig, options: Control
       }
       const forced = stopping.signal.aborted;
       stopping.abort();
-      await Promise.race([Promise.all(queues.map((q) => q.close())), sleep(PROBE_TIMEOUT_MS)]);
+      await Promise.race([
+        Promise.all([...queues.map((q) => q.close()), ...queueEvents.map((e) => e.close())]),
+        sleep(PROBE_TIMEOUT_MS),
+      ]);
+      await dashboard?.close();
       // Dropping the connections also ends abandoned jobs' lock renewal: they stall and run again.
       for (const connection of connections) connection.disconnect();
       for (const client of clients.values()) client.close();
@@ -216,7 +304,7 @@ export async function buildController(config: ControllerConfig, options: Control
       return { forced };
     })());
 
-  return { health, registry, notReadyReason, close };
+  return { health, dashboardUrl: dashboard?.url, registry, notReadyReason, close };
 }
 
 function clientOptions(plugin: ControllerPlugin): { tls?: PluginTls } {
@@ -235,11 +323,8 @@ function probeOf(plugin: string, queue: Queue): QueueProbe {
   };
 }
 
-function bounded<T>(promise: Promise<T>): Promise<T> {
-  return Promise.race([
-    promise,
-    sleep(PROBE_TIMEOUT_MS).then(() => Promise.reject(new Error('Redis did not answer in time'))),
-  ]);
+function bounded<T>(promise: Promise<T>, ms = PROBE_TIMEOUT_MS): Promise<T> {
+  return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error('Redis did not answer in time')))]);
 }
 
 function sleep(ms: number): Promise<void> {

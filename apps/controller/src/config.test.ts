@@ -31,9 +31,25 @@ describe('readControllerConfig', () => {
         backoff: { baseMs: 1_000, capMs: 300_000 },
         shutdownTimeoutMs: 10_000,
         health: { host: '127.0.0.1', port: 9464 },
+        // jitter a tenth of the interval; min age the grace period plus the confirm delay
+        resync: { intervalMs: 600_000, jitterMs: 60_000, minAgeMs: 100_000, pageSize: 100 },
+        dashboard: { enabled: true, host: '127.0.0.1', port: 9465 },
         logLevel: 'info',
       },
     });
+  });
+
+  it('reads resync and dashboard, and refuses an interval too short to be one', () => {
+    const ok = read({ ...minimal, resync: { intervalMs: 0 }, dashboard: { enabled: false } });
+    expect(ok).toMatchObject({
+      ok: true,
+      config: { resync: { intervalMs: 0, jitterMs: 0 }, dashboard: { enabled: false } },
+    });
+    const bad = read({ ...minimal, resync: { intervalMs: 50, pageSize: 0, every: 1 } });
+    expect(bad.ok).toBe(false);
+    expect(bad.ok ? [] : bad.errors.join('\n')).toMatch(/resync\.intervalMs.*0 \(off\) or at least 1000/);
+    expect(bad.ok ? [] : bad.errors.join('\n')).toMatch(/resync\.pageSize/);
+    expect(bad.ok ? [] : bad.errors.join('\n')).toMatch(/resync\.every/);
   });
 
   it('reads every field, resolving files against the configuration directory', () => {

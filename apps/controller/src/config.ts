@@ -51,6 +51,17 @@ export interface ControllerConfig {
   /** How long a stop waits for running jobs before it abandons them (they stall and run again). */
   readonly shutdownTimeoutMs: number;
   readonly health: { readonly host: string; readonly port: number };
+  /** Periodic resync of each plugin that serves it (intervalMs 0: off). */
+  readonly resync: {
+    readonly intervalMs: number;
+    /** Each run starts up to this much later, at random: plugins and clusters do not resync in step. */
+    readonly jitterMs: number;
+    /** Held effects younger than this are left alone (default graceMs + confirmDelayMs). */
+    readonly minAgeMs: number;
+    readonly pageSize: number;
+  };
+  /** The read-only queue dashboard (bull-board); `enabled: false` for none. Keep it on localhost. */
+  readonly dashboard: { readonly enabled: boolean; readonly host: string; readonly port: number };
   readonly logLevel: LogLevel;
 }
 
@@ -71,6 +82,10 @@ export const CONTROLLER_DEFAULTS = {
   shutdownTimeoutMs: 10_000,
   healthHost: '127.0.0.1',
   healthPort: 9464,
+  resyncIntervalMs: 600_000,
+  resyncPageSize: 100,
+  dashboardHost: '127.0.0.1',
+  dashboardPort: 9465,
   logLevel: 'info' as LogLevel,
 } as const;
 
@@ -141,6 +156,26 @@ export function readControllerConfig(document: unknown, environment: ConfigEnvir
     port: healthReader.int('port', CONTROLLER_DEFAULTS.healthPort, { min: 0, max: 65535 }),
   };
   healthReader.finish();
+
+  const resyncReader = top.object('resync');
+  const intervalMs = resyncReader.int('intervalMs', CONTROLLER_DEFAULTS.resyncIntervalMs, { min: 0, max: 7 * DAY_MS });
+  if (intervalMs > 0 && intervalMs < 1_000)
+    resyncReader.invalid('intervalMs', intervalMs, 'must be 0 (off) or at least 1000');
+  const resync = {
+    intervalMs,
+    jitterMs: resyncReader.int('jitterMs', Math.floor(intervalMs / 10), { min: 0, max: 7 * DAY_MS }),
+    minAgeMs: resyncReader.int('minAgeMs', graceMs + confirmDelayMs, { min: 0, max: 7 * DAY_MS }),
+    pageSize: resyncReader.int('pageSize', CONTROLLER_DEFAULTS.resyncPageSize, { min: 1, max: 1000 }),
+  };
+  resyncReader.finish();
+
+  const dashboardReader = top.object('dashboard');
+  const dashboard = {
+    enabled: dashboardReader.bool('enabled', true),
+    host: dashboardReader.string('host', CONTROLLER_DEFAULTS.dashboardHost),
+    port: dashboardReader.int('port', CONTROLLER_DEFAULTS.dashboardPort, { min: 0, max: 65535 }),
+  };
+  dashboardReader.finish();
   const logLevel = top.oneOf('logLevel', LOG_LEVELS, CONTROLLER_DEFAULTS.logLevel);
   top.finish();
 
@@ -165,6 +200,8 @@ export function readControllerConfig(document: unknown, environment: ConfigEnvir
       backoff: { baseMs, capMs },
       shutdownTimeoutMs,
       health,
+      resync,
+      dashboard,
       logLevel,
     },
   };

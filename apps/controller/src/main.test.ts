@@ -94,6 +94,7 @@ describe('controller main', () => {
         `plugins: [{ name: ledger, target: "unix://${path.join(tmp.dir, 'ledger.sock')}" }]`,
         'kubernetes: { mode: kubeconfig, kubeconfig: kubeconfig }',
         'health: { port: 0 }',
+        'dashboard: { port: 0 }',
         'shutdownTimeoutMs: 2000',
       ].join('\n'),
     );

@@ -64,7 +64,43 @@ export function createControllerMetrics(registry: Registry, probes: () => readon
       });
     },
   });
-  return { reconciles, attempts, latency, stalled, failedJobs, oldestWaiting };
+  const stalledFailed = new Counter({
+    name: 'hookgate_reconcile_stalled_failed_total',
+    help: 'Jobs BullMQ moved to the failed set for stalling more than maxStalledCount times (seen on the queue events; every controller counts each one: use max across controllers).',
+    labelNames: ['plugin'] as const,
+    registers: [registry],
+  });
+  const resyncRuns = new Counter({
+    name: 'hookgate_resync_runs_total',
+    help: 'Periodic resync runs by plugin and result (ok, partial, unavailable, unimplemented).',
+    labelNames: ['plugin', 'result'] as const,
+    registers: [registry],
+  });
+  const resyncEffects = new Counter({
+    name: 'hookgate_resync_effects_total',
+    help: 'Held effects a resync checked, by plugin and verdict (young, kept, reconciled, pending, failed).',
+    labelNames: ['plugin', 'verdict'] as const,
+    registers: [registry],
+  });
+  const resyncDuration = new Histogram({
+    name: 'hookgate_resync_duration_seconds',
+    help: 'Wall time of one resync run, listing and orphan reconciles included.',
+    labelNames: ['plugin'] as const,
+    buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 1800],
+    registers: [registry],
+  });
+  return {
+    reconciles,
+    attempts,
+    latency,
+    stalled,
+    stalledFailed,
+    failedJobs,
+    oldestWaiting,
+    resyncRuns,
+    resyncEffects,
+    resyncDuration,
+  };
 }
 
 export type ControllerMetrics = ReturnType<typeof createControllerMetrics>;

@@ -21,6 +21,8 @@
  * Status message only; `isNotFound(error)` tells a 404. A 2xx answer that is not an API object
  * rejects with HG_ERR_KUBERNETES_UNEXPECTED_ANSWER.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { HttpMethod, type ApiType, type Configuration, type KubeConfig } from '@kubernetes/client-node';
 import type { KubernetesListObject, KubernetesObject, V1ObjectMeta } from '@kubernetes/client-node';
 import { HG_ERR_KUBERNETES_API, HG_ERR_KUBERNETES_UNEXPECTED_ANSWER, isHookgateError } from '@hookgate/errors';
@@ -104,6 +106,28 @@ const JSON_ONLY = 'application/json';
 const METADATA_OR_JSON = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const METADATA_LIST_OR_JSON = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
+/**
+ * client-node makes a new Agent for every request, so every read would open a connection (and do a
+ * TLS handshake). One kept-alive agent per client instead, made again only when the credentials
+ * the agent carries change (a rotated client certificate). Proxy agents are left as they are.
+ */
+function keepAliveAgents(): (made: http.Agent | undefined) => http.Agent | undefined {
+  let kept: { agent: http.Agent; options: Record<string, unknown> } | undefined;
+  const CREDENTIALS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'];
+  return (made) => {
+    if (made === undefined) return undefined;
+    const Agent =
+      made.constructor === https.Agent ? https.Agent : made.constructor === http.Agent ? http.Agent : undefined;
+    if (Agent === undefined) return made;
+    const options = (made as unknown as { options: Record<string, unknown> }).options;
+    if (kept === undefined || CREDENTIALS.some((name) => kept!.options[name] !== options[name])) {
+      kept?.agent.destroy();
+      kept = { agent: new Agent({ ...options, keepAlive: true }), options };
+    }
+    return kept.agent;
+  };
+}
+
 /** The request machinery makeApiClient hands to an API class: base URL, auth (TLS, token), fetch. */
 class RawApi implements ApiType {
   constructor(readonly configuration: Configuration) {}
@@ -111,6 +135,7 @@ class RawApi implements ApiType {
 
 export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
   const { configuration } = kubeConfig.makeApiClient(RawApi);
+  const keepAlive = keepAliveAgents();
 
   async function getJson(
     path: string,
@@ -123,6 +148,8 @@ export function resourceClient(kubeConfig: KubeConfig): ResourceClient {
     for (const [key, value] of Object.entries(query)) if (value !== undefined) context.setQueryParam(key, value);
     if (signal !== undefined) context.setSignal(signal);
     await configuration.authMethods.default?.applySecurityAuthentication(context);
+    const agent = keepAlive(context.getAgent());
+    if (agent !== undefined) context.setAgent(agent);
     const response = await configuration.httpApi.send(context).toPromise();
     const text = await response.body.text();
     const body = parseJson(text);

@@ -28,4 +28,10 @@ export {
 } from './circuit-breaker.js';
 export { PLAIN_CAPABILITIES, type PluginCapabilities } from './capabilities.js';
 export { channelCredentials, tlsChannelOptions, type PluginTls } from './credentials.js';
-export type { CallFailure, CallOutcome, ReconcileCallOutcome, TransportOutcome } from './transport-outcome.js';
+export type {
+  CallFailure,
+  CallOutcome,
+  ListHeldEffectsCallOutcome,
+  ReconcileCallOutcome,
+  TransportOutcome,
+} from './transport-outcome.js';

@@ -17,6 +17,9 @@ import type {
   AdmitRequest,
   DescribeResponse__Output,
   HealthClient,
+  ListHeldEffectsRequest,
+  ListHeldEffectsResponse__Output,
+  ReconcileOrphanRequest,
   ReconcileRequest,
   ReconcileResponse__Output,
   ServingStatus__Output,
@@ -30,6 +33,7 @@ import {
   clientClosed,
   type CallFailure,
   type CallOutcome,
+  type ListHeldEffectsCallOutcome,
   type ReconcileCallOutcome,
   type TransportOutcome,
 } from './transport-outcome.js';
@@ -196,17 +200,42 @@ export class PluginClient {
    * UNIMPLEMENTED (an `rpc` outcome that is not a transport failure); `capabilities.reconcile` says
    * so in advance.
    */
-  async reconcile(request: ReconcileRequest, options: ReconcileCallOptions): Promise<ReconcileCallOutcome> {
+  reconcile(request: ReconcileRequest, options: ReconcileCallOptions): Promise<ReconcileCallOutcome> {
+    return this.#unaryThroughBreaker<ReconcileResponse__Output>(
+      (callOptions, callback) => this.#grpc.Reconcile(request, callOptions, callback),
+      options,
+    );
+  }
+
+  /**
+   * One page of the effects the plugin holds (periodic resync). A plugin without resync answers
+   * UNIMPLEMENTED (an `rpc` outcome that is not a transport failure).
+   */
+  listHeldEffects(request: ListHeldEffectsRequest, options: ReconcileCallOptions): Promise<ListHeldEffectsCallOutcome> {
+    return this.#unaryThroughBreaker<ListHeldEffectsResponse__Output>(
+      (callOptions, callback) => this.#grpc.ListHeldEffects(request, callOptions, callback),
+      options,
+    );
+  }
+
+  /** Undo one held effect whose object is gone or replaced (periodic resync). */
+  reconcileOrphan(request: ReconcileOrphanRequest, options: ReconcileCallOptions): Promise<ReconcileCallOutcome> {
+    return this.#unaryThroughBreaker<ReconcileResponse__Output>(
+      (callOptions, callback) => this.#grpc.ReconcileOrphan(request, callOptions, callback),
+      options,
+    );
+  }
+
+  async #unaryThroughBreaker<R>(
+    start: Parameters<typeof callUnary<R>>[0],
+    options: ReconcileCallOptions,
+  ): Promise<CallOutcome<R>> {
     const signal = options.signal ?? NEVER_ABORTED;
     if (signal.aborted) return CANCELED;
     if (this.#closed) return clientClosed();
     const admission = this.breaker?.admit() ?? 'pass';
     if (admission === 'reject') return this.#circuitOpen();
-    const outcome = await callUnary<ReconcileResponse__Output>(
-      (callOptions, callback) => this.#grpc.Reconcile(request, callOptions, callback),
-      options.deadline - Date.now(),
-      signal,
-    );
+    const outcome = await callUnary<R>(start, options.deadline - Date.now(), signal);
     this.#record(outcome, admission === 'trial', true);
     return outcome;
   }

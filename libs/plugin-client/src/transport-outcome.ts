@@ -1,6 +1,10 @@
 /** What one call to a plugin over gRPC came to, before any admission or reconcile meaning is given to it. */
 import * as grpc from '@grpc/grpc-js';
-import type { AdmitResponse__Output, ReconcileResponse__Output } from '@hookgate/proto';
+import type {
+  AdmitResponse__Output,
+  ListHeldEffectsResponse__Output,
+  ReconcileResponse__Output,
+} from '@hookgate/proto';
 
 /** Why a call has no answer. */
 export type CallFailure =
@@ -30,6 +34,9 @@ export type TransportOutcome = CallOutcome<AdmitResponse__Output>;
 
 /** One Reconcile call. */
 export type ReconcileCallOutcome = CallOutcome<ReconcileResponse__Output>;
+
+/** One ListHeldEffects call (periodic resync). */
+export type ListHeldEffectsCallOutcome = CallOutcome<ListHeldEffectsResponse__Output>;
 
 export const TIMEOUT: CallFailure = Object.freeze({ ok: false, kind: 'timeout' });
 export const CANCELED: CallFailure = Object.freeze({ ok: false, kind: 'canceled' });

@@ -31,6 +31,15 @@ describe('definePlugin', () => {
       spec: { name: 'p', hooks: { h: { phase: 'validating', validate: () => ({ allowed: true }) } }, reconcile: 1 },
       problem: 'reconcile: must be a function',
     },
+    {
+      name: 'resync without reconcileOrphan',
+      spec: {
+        name: 'p',
+        hooks: { h: { phase: 'validating', validate: () => ({ allowed: true }) } },
+        resync: { list: () => ({ effects: [] }) },
+      },
+      problem: 'resync.reconcileOrphan: must be a function',
+    },
   ];
   for (const c of invalid) {
     it(`refuses ${c.name}`, () => {

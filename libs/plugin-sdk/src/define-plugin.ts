@@ -23,10 +23,25 @@ export function definePlugin(spec: PluginSpec): Plugin {
   }
   if (spec.reconcile !== undefined && typeof spec.reconcile !== 'function')
     problems.push('reconcile: must be a function');
+  if (spec.resync !== undefined) {
+    const { resync } = spec;
+    if (resync === null || typeof resync !== 'object') problems.push('resync: must be { list, reconcileOrphan }');
+    else {
+      if (typeof resync.list !== 'function') problems.push('resync.list: must be a function');
+      if (typeof resync.reconcileOrphan !== 'function') problems.push('resync.reconcileOrphan: must be a function');
+    }
+  }
   if (problems.length > 0) {
     throw new PluginDefinitionError(String(JSON.stringify(spec.name)), problems.join('; '));
   }
-  return Object.freeze({ name: spec.name, hooks, reconcile: spec.reconcile?.bind(spec) });
+  const resync =
+    spec.resync === undefined
+      ? undefined
+      : Object.freeze({
+          list: spec.resync.list.bind(spec.resync),
+          reconcileOrphan: spec.resync.reconcileOrphan.bind(spec.resync),
+        });
+  return Object.freeze({ name: spec.name, hooks, reconcile: spec.reconcile?.bind(spec), resync });
 }
 
 function checkHook(name: string, hook: HookSpec): string | undefined {

@@ -109,7 +109,7 @@ export function asObject(value: JsonValue | undefined): KubeObject | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as KubeObject) : undefined;
 }
 
-function encodePayload(payload: SideEffectPayload | undefined): Buffer {
+export function encodePayload(payload: SideEffectPayload | undefined): Buffer {
   if (payload === undefined) return EMPTY;
   if (payload instanceof Uint8Array) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   if (typeof payload === 'string') return Buffer.from(payload, 'utf8');

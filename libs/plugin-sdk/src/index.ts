@@ -65,4 +65,10 @@ export type {
   ReconcileResult,
   ReconcileOutcome,
   AdmissionSummary,
+  ResyncSpec,
+  HeldEffect,
+  HeldEffectsPage,
+  HeldObjectRef,
+  ListHeldRequest,
+  OrphanRequest,
 } from './types.js';

@@ -3,7 +3,7 @@ import { status } from '@grpc/grpc-js';
 import type { ReconcileRequest__Output, ReconcileResponse } from '@hookgate/proto';
 import { HookCallError, describeError } from './hook-call-error.js';
 import { asObject } from './hook-context.js';
-import type { Plugin, ReconcileOutcome, ReconcileRequest } from './types.js';
+import type { Plugin, ReconcileOutcome, ReconcileRequest, ReconcileResult } from './types.js';
 
 const OUTCOMES: ReadonlySet<string> = new Set<ReconcileOutcome>(['PERSISTED', 'NOT_PERSISTED', 'UNKNOWN']);
 
@@ -22,17 +22,23 @@ export async function reconcile(plugin: Plugin, message: ReconcileRequest__Outpu
       { cause: error },
     );
   }
+  return readReconcileResult(plugin, result);
+}
+
+/** A handler's answer (nothing means done) → ReconcileResponse; anything else is the handler's bug. */
+export function readReconcileResult(plugin: Plugin, result: unknown): ReconcileResponse {
   if (result === undefined || result === null) return { done: true };
-  if (typeof result !== 'object' || typeof result.done !== 'boolean') {
+  const answer = result as Partial<ReconcileResult>;
+  if (typeof result !== 'object' || typeof answer.done !== 'boolean') {
     throw new HookCallError(
       status.INTERNAL,
       `reconcile handler of plugin ${JSON.stringify(plugin.name)} must return { done, message?, retryAfterMs? } or nothing`,
     );
   }
   return {
-    done: result.done,
-    message: result.message ?? '',
-    retryAfterMs: Math.max(0, Math.round(result.retryAfterMs ?? 0)),
+    done: answer.done,
+    message: answer.message ?? '',
+    retryAfterMs: Math.max(0, Math.round(answer.retryAfterMs ?? 0)),
   };
 }
 

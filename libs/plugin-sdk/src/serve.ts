@@ -15,6 +15,7 @@ import { bindAddress, parseListen, removeStaleSocket } from './listen.js';
 import { type AdmitOutcome, type PluginMetrics, createPluginMetrics } from './metrics.js';
 import { startMetricsListener, type MetricsListener } from './metrics-listener.js';
 import { reconcile } from './reconcile.js';
+import { listHeldEffects, reconcileOrphan } from './resync.js';
 import { SelfRegistration, type SelfRegistrationOptions } from './registration/index.js';
 import type { Plugin } from './types.js';
 import { SDK_IMPLEMENTATION } from './version.js';
@@ -205,6 +206,7 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
         admitStream: true,
         applyPatch: true,
         reconcile: plugin.reconcile !== undefined,
+        resync: plugin.resync !== undefined,
         implementation: SDK_IMPLEMENTATION,
       };
       callback(null, reply);
@@ -219,6 +221,33 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
         (error: HookCallError) => {
           metrics?.metrics.observeReconcile('error');
           logger.warn({ plugin: plugin.name, hook: call.request.hook, code: grpc.status[error.code] }, error.message);
+          callback({ code: error.code ?? grpc.status.INTERNAL, details: error.message });
+        },
+      );
+    },
+
+    ListHeldEffects(call, callback) {
+      listHeldEffects(plugin, call.request).then(
+        (reply) => callback(null, reply),
+        (error: HookCallError) => {
+          logger.warn({ plugin: plugin.name, code: grpc.status[error.code] }, error.message);
+          callback({ code: error.code ?? grpc.status.INTERNAL, details: error.message });
+        },
+      );
+    },
+
+    ReconcileOrphan(call, callback) {
+      reconcileOrphan(plugin, call.request).then(
+        (reply) => {
+          metrics?.metrics.observeReconcile(reply.done ? 'done' : 'retry');
+          callback(null, reply);
+        },
+        (error: HookCallError) => {
+          metrics?.metrics.observeReconcile('error');
+          logger.warn(
+            { plugin: plugin.name, hook: call.request.held?.hook, code: grpc.status[error.code] },
+            error.message,
+          );
           callback({ code: error.code ?? grpc.status.INTERNAL, details: error.message });
         },
       );

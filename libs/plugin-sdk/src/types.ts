@@ -157,6 +157,64 @@ export interface ReconcileResult {
   readonly retryAfterMs?: number;
 }
 
+/** The object a held effect belongs to (`resource` is the plural, as in HookRequest.resource). */
+export interface HeldObjectRef {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  /** '' for cluster-scoped objects. */
+  readonly namespace: string;
+  readonly name: string;
+  /** The object's uid when known: another uid under the name then counts as replaced. */
+  readonly uid?: string;
+}
+
+/** One out-of-band effect the plugin holds, as its resync `list` handler returns it. */
+export interface HeldEffect {
+  readonly hook: string;
+  readonly sideEffect: { readonly kind: string; readonly key: string; readonly payload?: SideEffectPayload };
+  readonly object: HeldObjectRef;
+  /** When the effect was last written (ms since the epoch); young effects are left alone. */
+  readonly sinceMs: number;
+}
+
+export interface HeldEffectsPage {
+  readonly effects: readonly HeldEffect[];
+  /** Absent or '' on the last page. */
+  readonly nextPageToken?: string;
+}
+
+export interface ListHeldRequest {
+  /** '' for the first page. */
+  readonly pageToken: string;
+  /** Answer at most this many effects. */
+  readonly pageSize: number;
+}
+
+/** A held effect whose object is gone or replaced, as the controller found it. */
+export interface OrphanRequest {
+  readonly held: {
+    readonly hook: string;
+    /** The payload as listed, as bytes. */
+    readonly sideEffect: { readonly kind: string; readonly key: string; readonly payload: Buffer };
+    readonly object: Required<HeldObjectRef>;
+    readonly sinceMs: number;
+  };
+  /** absent: no object under the name; replaced: an object of another uid (`observedUid`). */
+  readonly reason: 'absent' | 'replaced';
+  readonly observedUid: string;
+}
+
+/**
+ * Periodic resync: the controller lists what the plugin holds and hands back each effect whose
+ * object is gone or replaced. Both handlers are called at least once per effect: be idempotent,
+ * and change nothing in `reconcileOrphan` when the effect changed since it was listed.
+ */
+export interface ResyncSpec {
+  list(request: ListHeldRequest): MaybePromise<HeldEffectsPage>;
+  reconcileOrphan(request: OrphanRequest): MaybePromise<ReconcileResult | undefined | void>;
+}
+
 export interface PluginSpec {
   /** The name webhooks reference as `clientConfig.plugin`. */
   readonly name: string;
@@ -165,6 +223,8 @@ export interface PluginSpec {
   /** Called for each side effect a hook reported; returning nothing means done. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   reconcile?(request: ReconcileRequest<any>): MaybePromise<ReconcileResult | undefined | void>;
+  /** Periodic resync (ListHeldEffects and ReconcileOrphan); without it they answer UNIMPLEMENTED. */
+  readonly resync?: ResyncSpec;
 }
 
 /** A checked, frozen plugin definition, ready for servePlugin. */
@@ -172,4 +232,5 @@ export interface Plugin {
   readonly name: string;
   readonly hooks: ReadonlyMap<string, HookSpec>;
   readonly reconcile: PluginSpec['reconcile'];
+  readonly resync: ResyncSpec | undefined;
 }

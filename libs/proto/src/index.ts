@@ -63,3 +63,17 @@ export type {
   _grpc_health_v1_HealthCheckResponse_ServingStatus as ServingStatus,
   _grpc_health_v1_HealthCheckResponse_ServingStatus__Output as ServingStatus__Output,
 } from './generated/grpc/health/v1/HealthCheckResponse.js';
+export type { HeldEffect, HeldEffect__Output } from './generated/hookgate/plugin/v1/HeldEffect.js';
+export type { ObjectReference, ObjectReference__Output } from './generated/hookgate/plugin/v1/ObjectReference.js';
+export type {
+  ListHeldEffectsRequest,
+  ListHeldEffectsRequest__Output,
+} from './generated/hookgate/plugin/v1/ListHeldEffectsRequest.js';
+export type {
+  ListHeldEffectsResponse,
+  ListHeldEffectsResponse__Output,
+} from './generated/hookgate/plugin/v1/ListHeldEffectsResponse.js';
+export type {
+  ReconcileOrphanRequest,
+  ReconcileOrphanRequest__Output,
+} from './generated/hookgate/plugin/v1/ReconcileOrphanRequest.js';

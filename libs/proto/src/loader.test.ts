@@ -98,7 +98,7 @@ describe('exports', () => {
     {
       name: 'AdmissionPlugin methods',
       got: Object.keys(AdmissionPluginService).sort(),
-      want: ['Admit', 'AdmitStream', 'Describe', 'Reconcile'],
+      want: ['Admit', 'AdmitStream', 'Describe', 'ListHeldEffects', 'Reconcile', 'ReconcileOrphan'],
     },
     { name: 'Registry methods', got: Object.keys(RegistryService).sort(), want: ['Deregister', 'Register'] },
     { name: 'Health methods', got: Object.keys(HealthService).sort(), want: ['Check', 'Watch'] },

@@ -27,6 +27,7 @@ export {
   DEFAULT_QUEUE_PREFIX,
   JOB_NAMES,
   QUEUE_NAME_PREFIX,
+  RESYNC_SCHEDULER_ID,
   jobKey,
   pluginOfQueueName,
   reconcileQueueName,
@@ -80,4 +81,5 @@ export {
   type ReconcileJobInput,
   type ReconcileJobState,
 } from './process-job.js';
-export { pluginClientReconciler, type PluginReconcilerOptions } from './plugin-reconciler.js';
+export { pluginClientReconciler, unknownPluginOutcome, type PluginReconcilerOptions } from './plugin-reconciler.js';
+export { resyncPlugin, type ResyncCounts, type ResyncDeps, type ResyncResult } from './resync.js';

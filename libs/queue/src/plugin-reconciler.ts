@@ -17,21 +17,24 @@ export interface PluginReconcilerOptions {
 /** grpc.status.UNAVAILABLE, without loading grpc-js for one number. */
 const GRPC_UNAVAILABLE = 14;
 
+/** The answer for a plugin this controller has no client for: unreachable (no attempt used), not wrong. */
+export function unknownPluginOutcome(plugin: string) {
+  return {
+    ok: false,
+    kind: 'rpc',
+    code: GRPC_UNAVAILABLE,
+    detail: `no plugin named ${plugin} is known to this controller`,
+    transport: true,
+  } as const;
+}
+
 export function pluginClientReconciler(
   clientOf: (plugin: string) => Pick<PluginClient, 'reconcile'> | undefined,
   options: PluginReconcilerOptions,
 ): (plugin: string, message: ReconcileRequest) => Promise<ReconcileAnswer> {
   return async (plugin, message) => {
     const client = clientOf(plugin);
-    if (client === undefined) {
-      return {
-        ok: false,
-        kind: 'rpc',
-        code: GRPC_UNAVAILABLE,
-        detail: `no plugin named ${plugin} is known to this controller`,
-        transport: true,
-      };
-    }
+    if (client === undefined) return unknownPluginOutcome(plugin);
     return client.reconcile(message, {
       deadline: Date.now() + options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),

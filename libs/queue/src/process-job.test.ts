@@ -14,8 +14,9 @@ import type { SideEffectJob } from './job-schema.js';
 import type { ObjectRef, ReadUnavailable } from './object-reader.js';
 import { pluginClientReconciler } from './plugin-reconciler.js';
 import { processJob, type ProcessJobDeps } from './process-job.js';
+import { SAMPLE_TIME, sampleJob } from './testing/sample-job.js';
 
-const T0 = 1_764_143_540_000;
+const T0 = SAMPLE_TIME;
 const TIMING = { gracePeriodMs: 10_000, confirmDelayMs: 90_000, unavailableDelayMs: 5_000 };
 const AFTER_GRACE = T0 + 12_000;
 
@@ -45,29 +46,8 @@ const admitOnly = definePlugin({
   hooks: { 'labels.example.com': { phase: 'validating', validate: () => ({ allowed: true }) } },
 });
 
-const job = (overrides: Partial<SideEffectJob> = {}, admission: Partial<SideEffectJob['admission']> = {}) => ({
-  schema: 1,
-  plugin: 'ledger',
-  hook: 'claims.ledger.example.com',
-  effect: { kind: 'claim', key: 'shop/web', payload: Buffer.from('{"cpu":2}').toString('base64') },
-  admission: {
-    uid: 'call-1',
-    operation: 'CREATE',
-    resource: { group: 'apps', version: 'v1', resource: 'deployments' },
-    subResource: '',
-    namespace: 'shop',
-    name: 'web',
-    generateName: '',
-    objectUid: 'u-1',
-    dryRun: false,
-    phase: 'validating',
-    ...admission,
-  },
-  decision: { allowed: true },
-  gateway: 'gw-1',
-  time: T0,
-  ...overrides,
-});
+/** The shared sample job (ledger, validating CREATE of deployments.apps shop/web, at T0). */
+const job = sampleJob;
 
 const stored = (overrides: Partial<ObservedObject> = {}): ObservedObject => ({
   uid: 'u-1',

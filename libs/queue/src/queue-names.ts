@@ -20,7 +20,12 @@ export const QUEUE_NAME_PREFIX = 'hookgate-reconcile-';
 export const JOB_NAMES = {
   /** One side effect a hook reported, to reconcile once. */
   sideEffect: 'side-effect',
+  /** One periodic resync of the queue's plugin (made by the job scheduler RESYNC_SCHEDULER_ID). */
+  resync: 'resync',
 } as const;
+
+/** The job scheduler of each plugin queue's periodic resync: one per queue, whichever controller upserts it. */
+export const RESYNC_SCHEDULER_ID = 'hookgate-resync';
 
 /** A lowercase RFC 1123 subdomain, as the gateway configuration requires of plugin names. */
 const PLUGIN_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

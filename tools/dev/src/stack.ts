@@ -1,11 +1,13 @@
 /**
  * The local stack, one command (`npm start`): Redis (found or started), the four built-in plugins
- * as their own processes on unix sockets, and the gateway serving them over https on 127.0.0.1:8443
- * with metrics on 127.0.0.1:9443. A plugin that exits is restarted with backoff (logged); the
+ * as their own processes on unix sockets, the gateway serving them over https on 127.0.0.1:8443
+ * with metrics on 127.0.0.1:9443, and the reconciliation controller (health on 127.0.0.1:9464, the
+ * queue dashboard on 127.0.0.1:9465). A plugin or the controller that exits is restarted with backoff (logged); the
  * gateway exiting stops the stack. Ctrl-C stops everything it started (by pid).
  *
- * Environment (README.md, "The local stack"): REDIS_URL (else 127.0.0.1:6379, else a redis-server
- * of its own), HOOKGATE_PORT, HOOKGATE_METRICS_PORT, HOOKGATE_STACK_DIR (default .hookgate/dev).
+ * Environment (README.md, "The local stack"): REDIS_URL (else 127.0.0.1:6379, else a redis-server of its own), HOOKGATE_PORT,
+ * HOOKGATE_METRICS_PORT, HOOKGATE_CONTROLLER_PORT, HOOKGATE_DASHBOARD_PORT, KUBECONFIG (the
+ * controller's cluster; none by default, see stack-controller.ts), HOOKGATE_STACK_DIR (default .hookgate/dev).
  *
  * Its own lines are in the schema of every Hookgate process (component `stack`), so the whole
  * output reads well through `npm start | npx pino-pretty`.
@@ -17,6 +19,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { createLogger } from '@hookgate/observability';
 import { ensureRedis } from './redis.js';
 import { superviseProcess, type SupervisedProcess } from './supervised-process.js';
+import { writeStackControllerConfig } from './stack-controller.js';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 const PLUGINS = ['pod-defaults', 'required-labels', 'immutable-fields', 'ledger'] as const;
@@ -73,21 +76,31 @@ async function main(): Promise<void> {
 
   start('gateway', [join(repo, 'apps/cli/bin/hookgate.mjs'), 'serve', '--config', configDir], {});
   await waitReady(`http://127.0.0.1:${metrics.port}/readyz`);
+  const controller = await writeStackControllerConfig({
+    configDir,
+    redisUrl: redis.url,
+    plugins: gateway['plugins'] as { name: string; target: string }[],
+    env: process.env,
+  });
+  start('controller', [join(repo, 'apps/controller/src/main.ts'), '--config', controller.config], { REDIS_URL: '' });
+  await waitReady(controller.readyz);
   const ca = join(dir, 'state/tls/ca.crt');
   log.info(
     {
       admission: `https://127.0.0.1:${admission.port}`,
       ca,
       metrics: `http://127.0.0.1:${metrics.port}/metrics`,
+      dashboard: controller.dashboard,
+      cluster: controller.cluster,
       try: `curl -s --cacert ${ca} -H 'Content-Type: application/json' --data @test/fixtures/corpus/admission-reviews/kubewarden-policy-server-pod-create.json https://127.0.0.1:${admission.port}/mutate`,
     },
-    'stack ready; Ctrl-C stops it',
+    `stack ready; queue dashboard at ${controller.dashboard}; Ctrl-C stops it`,
   );
 }
 
-/** Plugins are restarted with backoff when they exit; the gateway exiting stops the stack. */
+/** Plugins and the controller are restarted with backoff when they exit; the gateway exiting stops the stack. */
 function start(name: string, args: string[], env: Record<string, string>): void {
-  const restart = name.startsWith('plugin ');
+  const restart = name !== 'gateway';
   children.push(
     superviseProcess({
       name,
@@ -114,7 +127,7 @@ async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the gateway did not become ready at ${url} within ${timeoutMs / 1000}s (see its log above)`);
+  throw new Error(`${url} did not become ready within ${timeoutMs / 1000}s (see the log above)`);
 }
 
 async function stop(code: number): Promise<void> {

@@ -8,6 +8,11 @@
 -- ARGV[5]     time to live of a pending key, in ms: a claim whose side effect never reached the
 --             controller (the call timed out after the write) must not block the value forever.
 --             settle.lua removes the TTL when it confirms.
+-- ARGV[6]     ref: JSON {group, version, resource, namespace, name} of the claiming object, or ''.
+--             Resync lists it, so the controller can look the object up.
+--
+-- Every write sets touchedAt = now: orphan.lua deletes a key only if it is unchanged since it was
+-- listed (same touchedAt), so a claim made after the listing is never released by the resync.
 --
 -- Returns {0, i, holder} when KEYS[i] is held by another owner (nothing was written),
 -- otherwise {1}: every key is now held by the owner, with the token recorded (unless checking only).
@@ -30,6 +35,7 @@ for _, key in ipairs(KEYS) do
   if not state then
     redis.call('HSET', key, 'owner', owner, 'state', 'pending', 'tokens', cjson.encode({token}), 'claimedAt', ARGV[4])
     redis.call('PEXPIRE', key, ARGV[5])
+    if ARGV[6] and ARGV[6] ~= '' then redis.call('HSET', key, 'ref', ARGV[6]) end
   else
     local tokens = cjson.decode(redis.call('HGET', key, 'tokens') or '[]')
     local present = false
@@ -43,6 +49,8 @@ for _, key in ipairs(KEYS) do
     if state == 'pending' then
       redis.call('PEXPIRE', key, ARGV[5])
     end
+    if ARGV[6] and ARGV[6] ~= '' and not redis.call('HGET', key, 'ref') then redis.call('HSET', key, 'ref', ARGV[6]) end
   end
+  redis.call('HSET', key, 'touchedAt', ARGV[4])
 end
 return {1}

@@ -7,6 +7,8 @@
 -- ARGV[4]  identity of the persisted object (group/Kind/namespace/name), or '' when unknown
 -- ARGV[5]  '1' when the persisted object carries the value: restore the key if it vanished
 -- ARGV[6]  now, in ms since the epoch
+-- ARGV[7]  uid of the persisted object, or '' when unknown: recorded on PERSISTED, so that resync can
+--          tell the object from another one created under the same name since
 --
 -- Returns one of:
 --   confirmed  the claim is kept; the key is confirmed, without expiry (and owned by the identity, for a generateName object)
@@ -36,7 +38,8 @@ local holder = redis.call('HGET', key, 'owner')
 if not holder then
   if outcome == 'PERSISTED' and ARGV[5] == '1' then
     local restored_owner = identity ~= '' and identity or owner
-    redis.call('HSET', key, 'owner', restored_owner, 'state', 'confirmed', 'tokens', '[]', 'claimedAt', ARGV[6])
+    redis.call('HSET', key, 'owner', restored_owner, 'state', 'confirmed', 'tokens', '[]', 'claimedAt', ARGV[6], 'touchedAt', ARGV[6])
+    if ARGV[7] and ARGV[7] ~= '' then redis.call('HSET', key, 'uid', ARGV[7]) end
     return 'restored'
   end
   return 'absent'
@@ -50,6 +53,8 @@ local tokens, found = remove_token(cjson.decode(redis.call('HGET', key, 'tokens'
 if outcome == 'PERSISTED' then
   redis.call('HSET', key, 'state', 'confirmed', 'tokens', encode(tokens))
   redis.call('PERSIST', key)
+  redis.call('HSET', key, 'touchedAt', ARGV[6])
+  if ARGV[7] and ARGV[7] ~= '' then redis.call('HSET', key, 'uid', ARGV[7]) end
   if identity ~= '' and string.sub(holder, 1, 10) == 'generated:' then
     redis.call('HSET', key, 'owner', identity)
   end

@@ -162,6 +162,8 @@ export interface ReservationPayload {
   annotation: string;
   value: string;
   lowercase: boolean;
+  /** The object's uid in the admission request, when it had one (recorded when PERSISTED, for resync). */
+  uid?: string;
 }
 
 export interface ReleasePayload {

@@ -7,7 +7,10 @@
  */
 import {
   definePlugin,
+  type HeldEffectsPage,
   type HookRequest,
+  type ListHeldRequest,
+  type OrphanRequest,
   type Plugin,
   type ReconcileRequest,
   type ReconcileResult,
@@ -25,7 +28,7 @@ import {
   type ReleasePayload,
   type ReservationPayload,
 } from './decide.js';
-import type { LedgerStore, ReleaseResult, SettleResult } from './store.js';
+import type { LedgerStore, OrphanResult, ReleaseResult, SettleResult } from './store.js';
 
 export const PLUGIN_NAME = 'ledger';
 export const DEFAULT_HOOK = 'ledger.hookgate.dev';
@@ -46,8 +49,63 @@ export function buildLedgerPlugin({ config, store, hook = DEFAULT_HOOK }: Ledger
       [hook]: { phase: 'validating', validate: (request: HookRequest) => admitToLedger(request, config, store) },
     },
     reconcile: (request: ReconcileRequest) => reconcileSideEffect(request, store),
+    resync: {
+      list: (request: ListHeldRequest) => listReservations(request, store, hook),
+      reconcileOrphan: (request: OrphanRequest) => releaseOrphan(request, store),
+    },
   });
 }
+
+/** What resync hands back: the owner and the version listed, so orphan.lua changes nothing newer. */
+interface OrphanPayload {
+  owner: string;
+  touchedAt: string;
+}
+
+/** One SCAN step per page: the page token is the SCAN cursor (a page may be empty; '0' ends it). */
+export async function listReservations(
+  request: ListHeldRequest,
+  store: LedgerStore,
+  hook: string,
+): Promise<HeldEffectsPage> {
+  const { cursor, held } = await store.listHeld(request.pageToken, request.pageSize);
+  return {
+    effects: held.map((h) => ({
+      hook,
+      sideEffect: {
+        kind: SIDE_EFFECT_RESERVATION,
+        key: h.key,
+        payload: { owner: h.owner, touchedAt: h.touchedAt } satisfies OrphanPayload,
+      },
+      object: { ...h.ref, ...(h.uid === undefined ? {} : { uid: h.uid }) },
+      sinceMs: Number(h.touchedAt),
+    })),
+    nextPageToken: cursor === '0' ? '' : cursor,
+  };
+}
+
+/** Idempotent: a second call finds the key absent; a key claimed again since the listing is kept. */
+export async function releaseOrphan(request: OrphanRequest, store: LedgerStore): Promise<ReconcileResult> {
+  const { key, payload } = request.held.sideEffect;
+  let parsed: Partial<OrphanPayload> = {};
+  try {
+    parsed = JSON.parse(payload.toString('utf8')) as Partial<OrphanPayload>;
+  } catch {
+    // handled below
+  }
+  if (typeof parsed.owner !== 'string' || typeof parsed.touchedAt !== 'string') {
+    return { done: true, message: `ledger: orphan ${JSON.stringify(key)} has no readable payload; nothing done` };
+  }
+  const result = await store.releaseOrphan(key, parsed.owner, parsed.touchedAt);
+  return { done: true, message: `ledger: ${key}: ${ORPHAN_MESSAGES[result]} (object ${request.reason})` };
+}
+
+const ORPHAN_MESSAGES: Record<OrphanResult, string> = {
+  released: 'reservation released: its object is gone',
+  changed: 'claimed again since it was listed; kept',
+  'not-owner': 'another object holds the value now; nothing changed',
+  absent: 'already released',
+};
 
 export async function admitToLedger(
   request: HookRequest,
@@ -74,6 +132,7 @@ export async function admitToLedger(
       plan.owner,
       request.uid,
       request.dryRun,
+      { ...request.resource, namespace: request.namespace, name: request.name },
     );
     if (!result.ok) {
       const claim = plan.claims[result.index]!;
@@ -92,6 +151,7 @@ export async function admitToLedger(
       annotation: claim.annotation,
       value: claim.value,
       lowercase: byKey.get(claim.ledger)?.lowercase ?? false,
+      ...(typeof request.object?.metadata?.uid === 'string' ? { uid: request.object.metadata.uid } : {}),
     };
     request.reportSideEffect(SIDE_EFFECT_RESERVATION, claim.key, payload as unknown as JsonValue);
   }
@@ -130,6 +190,9 @@ export async function reconcileSideEffect(request: ReconcileRequest, store: Ledg
         owner,
         restore: step.restore,
         ...(step.identity ? { identity: step.identity } : {}),
+        ...(typeof (payload as ReservationPayload).uid === 'string'
+          ? { uid: (payload as ReservationPayload).uid }
+          : {}),
       });
       return { done: true, message: `ledger: ${key}: ${SETTLE_MESSAGES[result]}` };
     }

@@ -241,4 +241,44 @@ describe('ledger store (real Redis)', () => {
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
+
+  const REF = { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', namespace: 'shop', name: 'web' };
+
+  it('lists the reservations that name their object, with the uid a PERSISTED settle recorded', async () => {
+    let now = 1_000;
+    const clocked = createLedgerStore(redis, { keyPrefix: prefix, pendingTtlMs: 60_000, clock: () => now });
+    await clocked.claim(['hosts/a'], A, 't1', false, REF);
+    await clocked.claim(['hosts/b'], B, 't2', false, { ...REF, namespace: 'other' });
+    await clocked.claim(['hosts/legacy'], A, 't3', false);
+    now = 2_000;
+    await clocked.settle('hosts/a', 'PERSISTED', { token: 't1', owner: A, restore: false, uid: 'u-1' });
+    const held = [];
+    let cursor = '';
+    do {
+      const page = await clocked.listHeld(cursor, 1);
+      held.push(...page.held);
+      cursor = page.cursor;
+    } while (cursor !== '0');
+    expect(held.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
+      { key: 'hosts/a', owner: A, ref: REF, uid: 'u-1', touchedAt: '2000' },
+      { key: 'hosts/b', owner: B, ref: { ...REF, namespace: 'other' }, uid: undefined, touchedAt: '1000' },
+    ]);
+  });
+
+  it('releases an orphan only while it is what was listed: owner and touchedAt unchanged', async () => {
+    let now = 1_000;
+    const clocked = createLedgerStore(redis, { keyPrefix: prefix, pendingTtlMs: 60_000, clock: () => now });
+    await clocked.claim(['hosts/a'], A, 't1', false, REF);
+    await clocked.claim(['hosts/b'], A, 't2', false, REF);
+    now = 1_500;
+    // Claimed again after the listing (touchedAt 1000): kept.
+    await clocked.claim(['hosts/b'], A, 't3', false, REF);
+    expect(await clocked.releaseOrphan('hosts/b', A, '1000')).toBe('changed');
+    expect(await clocked.releaseOrphan('hosts/a', B, '1000')).toBe('not-owner');
+    expect(await clocked.releaseOrphan('hosts/a', A, '1000')).toBe('released');
+    // At least once: the second call changes nothing.
+    expect(await clocked.releaseOrphan('hosts/a', A, '1000')).toBe('absent');
+    expect(await clocked.inspect('hosts/a')).toBeUndefined();
+    expect(await clocked.inspect('hosts/b')).toMatchObject({ owner: A, tokens: ['t2', 't3'] });
+  });
 });

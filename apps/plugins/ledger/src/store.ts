@@ -11,11 +11,34 @@ const SCRIPTS = {
   ledgerClaim: script('claim'),
   ledgerSettle: script('settle'),
   ledgerRelease: script('release'),
+  ledgerOrphan: script('orphan'),
 } as const;
 
 export type ClaimResult = { ok: true } | { ok: false; index: number; holder: string };
 export type SettleResult = 'confirmed' | 'restored' | 'released' | 'kept' | 'stale' | 'absent' | 'taken';
 export type ReleaseResult = 'released' | 'busy' | 'not-owner' | 'absent';
+export type OrphanResult = 'released' | 'changed' | 'not-owner' | 'absent';
+
+/** The object a claim was made for, as the admission request named it (resync looks it up). */
+export interface ClaimRef {
+  group: string;
+  version: string;
+  resource: string;
+  namespace: string;
+  name: string;
+}
+
+/** One reservation as resync lists it. */
+export interface HeldReservation {
+  /** The logical key (without keyPrefix). */
+  key: string;
+  owner: string;
+  ref: ClaimRef;
+  /** The persisted object's uid, once a PERSISTED reconcile recorded it. */
+  uid: string | undefined;
+  /** When the reservation was last written (orphan.lua compares it). */
+  touchedAt: string;
+}
 
 export interface Reservation {
   owner: string;
@@ -28,13 +51,23 @@ export interface Reservation {
 
 export interface LedgerStore {
   /** Claims every key for the owner under this token, or none if another owner holds one. checkOnly: dryRun. */
-  claim(keys: readonly string[], owner: string, token: string, checkOnly: boolean): Promise<ClaimResult>;
+  claim(
+    keys: readonly string[],
+    owner: string,
+    token: string,
+    checkOnly: boolean,
+    ref?: ClaimRef,
+  ): Promise<ClaimResult>;
   settle(
     key: string,
     outcome: 'PERSISTED' | 'NOT_PERSISTED',
-    claim: { token: string; owner: string; identity?: string; restore: boolean },
+    claim: { token: string; owner: string; identity?: string; restore: boolean; uid?: string },
   ): Promise<SettleResult>;
   release(key: string, owner: string): Promise<ReleaseResult>;
+  /** Deletes a reservation whose object is gone, if it is unchanged since it was listed. */
+  releaseOrphan(key: string, owner: string, touchedAt: string): Promise<OrphanResult>;
+  /** One SCAN step over the reservations: those that name their object ('' cursor: the first step; '0' back: done). */
+  listHeld(cursor: string, count: number): Promise<{ cursor: string; held: HeldReservation[] }>;
   /** The reservation behind a logical key, for tests and operators. */
   inspect(key: string): Promise<Reservation | undefined>;
 }
@@ -43,6 +76,7 @@ type ScriptCommands = {
   ledgerClaim(numKeys: number, ...keysAndArgs: string[]): Promise<[number, number?, string?]>;
   ledgerSettle(key: string, ...args: string[]): Promise<string>;
   ledgerRelease(key: string, owner: string): Promise<string>;
+  ledgerOrphan(key: string, owner: string, touchedAt: string): Promise<string>;
 };
 
 export interface LedgerStoreOptions {
@@ -59,7 +93,7 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
   const redisKey = (key: string): string => `${keyPrefix}${key}`;
 
   return {
-    async claim(keys, owner, token, checkOnly) {
+    async claim(keys, owner, token, checkOnly, ref) {
       if (keys.length === 0) return { ok: true };
       const [status, index, holder] = await commands.ledgerClaim(
         keys.length,
@@ -69,6 +103,7 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
         checkOnly ? '1' : '0',
         String(clock()),
         String(pendingTtlMs),
+        ref === undefined ? '' : JSON.stringify(ref),
       );
       if (status === 1) return { ok: true };
       return { ok: false, index: (index ?? 1) - 1, holder: holder ?? '' };
@@ -83,12 +118,38 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
         claim.identity ?? '',
         claim.restore ? '1' : '0',
         String(clock()),
+        claim.uid ?? '',
       );
       return result as SettleResult;
     },
 
     async release(key, owner) {
       return (await commands.ledgerRelease(redisKey(key), owner)) as ReleaseResult;
+    },
+
+    async releaseOrphan(key, owner, touchedAt) {
+      return (await commands.ledgerOrphan(redisKey(key), owner, touchedAt)) as OrphanResult;
+    },
+
+    async listHeld(cursor, count) {
+      const [next, keys] = await redis.scan(
+        cursor === '' ? '0' : cursor,
+        'MATCH',
+        `${escapeGlob(keyPrefix)}*`,
+        'COUNT',
+        count,
+      );
+      const held: HeldReservation[] = [];
+      // One round trip for the page; a key of another type under the prefix (not the ledger's) is skipped.
+      const answers =
+        keys.length === 0 ? [] : ((await keys.reduce((p, key) => p.hgetall(key), redis.pipeline()).exec()) ?? []);
+      keys.forEach((redisKeyName, i) => {
+        const [error, fields] = answers[i] ?? [null, {}];
+        if (error !== null) return;
+        const reservation = heldOf(redisKeyName.slice(keyPrefix.length), fields as Record<string, string>);
+        if (reservation !== undefined) held.push(reservation);
+      });
+      return { cursor: next, held };
     },
 
     async inspect(key) {
@@ -108,6 +169,32 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
   };
 }
 
+/** A reservation hash as resync lists it; one without a readable ref (claimed before refs were kept) is left out. */
+function heldOf(key: string, fields: Record<string, string>): HeldReservation | undefined {
+  const owner = fields['owner'];
+  const touchedAt = fields['touchedAt'] ?? fields['claimedAt'];
+  if (owner === undefined || touchedAt === undefined || fields['ref'] === undefined) return undefined;
+  let ref: unknown;
+  try {
+    ref = JSON.parse(fields['ref']);
+  } catch {
+    return undefined;
+  }
+  if (typeof ref !== 'object' || ref === null) return undefined;
+  const r = ref as Record<string, unknown>;
+  const text = (name: string) => (typeof r[name] === 'string' ? (r[name] as string) : undefined);
+  const [group, version, resource, namespace, name] = ['group', 'version', 'resource', 'namespace', 'name'].map(text);
+  if (group === undefined || version === undefined || resource === undefined || namespace === undefined || !name) {
+    return undefined;
+  }
+  return { key, owner, ref: { group, version, resource, namespace, name }, uid: fields['uid'], touchedAt };
+}
+
+/** A key prefix is literal: glob characters in it must not widen the SCAN. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
 /** ioredis sends EVALSHA and falls back to EVAL once per connection: the scripts are not resent on every call. */
 function defineScripts(redis: Redis): void {
   const defined = redis as unknown as Record<string, unknown>;
@@ -116,4 +203,6 @@ function defineScripts(redis: Redis): void {
     redis.defineCommand('ledgerSettle', { numberOfKeys: 1, lua: SCRIPTS.ledgerSettle });
   if (typeof defined['ledgerRelease'] !== 'function')
     redis.defineCommand('ledgerRelease', { numberOfKeys: 1, lua: SCRIPTS.ledgerRelease });
+  if (typeof defined['ledgerOrphan'] !== 'function')
+    redis.defineCommand('ledgerOrphan', { numberOfKeys: 1, lua: SCRIPTS.ledgerOrphan });
 }

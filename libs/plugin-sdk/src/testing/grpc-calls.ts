@@ -3,6 +3,9 @@ import type {
   AdmissionPluginClient,
   AdmitRequest,
   AdmitResponse__Output,
+  ListHeldEffectsRequest,
+  ListHeldEffectsResponse__Output,
+  ReconcileOrphanRequest,
   ReconcileRequest,
   ReconcileResponse__Output,
 } from '@hookgate/proto';
@@ -49,6 +52,28 @@ export function reconcile(
 ): Promise<ReconcileResponse__Output> {
   return new Promise((resolve, reject) => {
     client.Reconcile(message, { deadline: Date.now() + DEADLINE_MS }, (error, response) =>
+      error || !response ? reject(error) : resolve(response),
+    );
+  });
+}
+
+export function listHeldEffects(
+  client: AdmissionPluginClient,
+  message: ListHeldEffectsRequest,
+): Promise<ListHeldEffectsResponse__Output> {
+  return new Promise((resolve, reject) => {
+    client.ListHeldEffects(message, { deadline: Date.now() + DEADLINE_MS }, (error, response) =>
+      error || !response ? reject(error) : resolve(response),
+    );
+  });
+}
+
+export function reconcileOrphan(
+  client: AdmissionPluginClient,
+  message: ReconcileOrphanRequest,
+): Promise<ReconcileResponse__Output> {
+  return new Promise((resolve, reject) => {
+    client.ReconcileOrphan(message, { deadline: Date.now() + DEADLINE_MS }, (error, response) =>
       error || !response ? reject(error) : resolve(response),
     );
   });

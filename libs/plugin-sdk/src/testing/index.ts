@@ -9,7 +9,15 @@
  *   expect(run).toMatchObject({ health: 'SERVING', exitCode: 0 });
  */
 export { serveOnUnixSocket, type ServedPlugin } from './served-plugin.js';
-export { admitMessage, admit, admitStream, reconcile, parseJson } from './grpc-calls.js';
+export {
+  admitMessage,
+  admit,
+  admitStream,
+  reconcile,
+  listHeldEffects,
+  reconcileOrphan,
+  parseJson,
+} from './grpc-calls.js';
 export { startPluginProcess, type PluginProcess, type PluginProcessOptions } from './plugin-process.js';
 export { runPluginMain, type PluginMainOptions, type PluginMainRun } from './plugin-main.js';
 export { exampleWebhookPlugins } from './webhook-example.js';

@@ -6,6 +6,9 @@ import type { AdmitRequest as _hookgate_plugin_v1_AdmitRequest, AdmitRequest__Ou
 import type { AdmitResponse as _hookgate_plugin_v1_AdmitResponse, AdmitResponse__Output as _hookgate_plugin_v1_AdmitResponse__Output } from '../../../hookgate/plugin/v1/AdmitResponse.js';
 import type { DescribeRequest as _hookgate_plugin_v1_DescribeRequest, DescribeRequest__Output as _hookgate_plugin_v1_DescribeRequest__Output } from '../../../hookgate/plugin/v1/DescribeRequest.js';
 import type { DescribeResponse as _hookgate_plugin_v1_DescribeResponse, DescribeResponse__Output as _hookgate_plugin_v1_DescribeResponse__Output } from '../../../hookgate/plugin/v1/DescribeResponse.js';
+import type { ListHeldEffectsRequest as _hookgate_plugin_v1_ListHeldEffectsRequest, ListHeldEffectsRequest__Output as _hookgate_plugin_v1_ListHeldEffectsRequest__Output } from '../../../hookgate/plugin/v1/ListHeldEffectsRequest.js';
+import type { ListHeldEffectsResponse as _hookgate_plugin_v1_ListHeldEffectsResponse, ListHeldEffectsResponse__Output as _hookgate_plugin_v1_ListHeldEffectsResponse__Output } from '../../../hookgate/plugin/v1/ListHeldEffectsResponse.js';
+import type { ReconcileOrphanRequest as _hookgate_plugin_v1_ReconcileOrphanRequest, ReconcileOrphanRequest__Output as _hookgate_plugin_v1_ReconcileOrphanRequest__Output } from '../../../hookgate/plugin/v1/ReconcileOrphanRequest.js';
 import type { ReconcileRequest as _hookgate_plugin_v1_ReconcileRequest, ReconcileRequest__Output as _hookgate_plugin_v1_ReconcileRequest__Output } from '../../../hookgate/plugin/v1/ReconcileRequest.js';
 import type { ReconcileResponse as _hookgate_plugin_v1_ReconcileResponse, ReconcileResponse__Output as _hookgate_plugin_v1_ReconcileResponse__Output } from '../../../hookgate/plugin/v1/ReconcileResponse.js';
 
@@ -60,6 +63,27 @@ export interface AdmissionPluginClient extends grpc.Client {
   describe(argument: _hookgate_plugin_v1_DescribeRequest, callback: grpc.requestCallback<_hookgate_plugin_v1_DescribeResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Periodic resync, optional (UNIMPLEMENTED: the plugin is not resynced). The out-of-band effects
+   * the plugin holds, a page at a time, each with the object it belongs to. The controller reads
+   * each object and calls ReconcileOrphan for those whose object is gone or was replaced: effects
+   * whose admission job was lost (a crash between the write and the job) or never reconciled.
+   */
+  ListHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  ListHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  ListHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  ListHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Periodic resync, optional (UNIMPLEMENTED: the plugin is not resynced). The out-of-band effects
+   * the plugin holds, a page at a time, each with the object it belongs to. The controller reads
+   * each object and calls ReconcileOrphan for those whose object is gone or was replaced: effects
+   * whose admission job was lost (a crash between the write and the job) or never reconciled.
+   */
+  listHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  listHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  listHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  listHeldEffects(argument: _hookgate_plugin_v1_ListHeldEffectsRequest, callback: grpc.requestCallback<_hookgate_plugin_v1_ListHeldEffectsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * One side effect to reconcile, once the controller knows whether the object was persisted.
    */
   Reconcile(argument: _hookgate_plugin_v1_ReconcileRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
@@ -73,6 +97,25 @@ export interface AdmissionPluginClient extends grpc.Client {
   reconcile(argument: _hookgate_plugin_v1_ReconcileRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
   reconcile(argument: _hookgate_plugin_v1_ReconcileRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
   reconcile(argument: _hookgate_plugin_v1_ReconcileRequest, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * One held effect whose object is gone (absent) or replaced (another uid under the name): undo
+   * it. Must be idempotent and must change nothing when the effect is no longer what was listed
+   * (held.side_effect carries what the plugin needs to check that, e.g. a version).
+   */
+  ReconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  ReconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  ReconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  ReconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * One held effect whose object is gone (absent) or replaced (another uid under the name): undo
+   * it. Must be idempotent and must change nothing when the effect is no longer what was listed
+   * (held.side_effect carries what the plugin needs to check that, e.g. a version).
+   */
+  reconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  reconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  reconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
+  reconcileOrphan(argument: _hookgate_plugin_v1_ReconcileOrphanRequest, callback: grpc.requestCallback<_hookgate_plugin_v1_ReconcileResponse__Output>): grpc.ClientUnaryCall;
   
 }
 
@@ -97,9 +140,24 @@ export interface AdmissionPluginHandlers extends grpc.UntypedServiceImplementati
   Describe: grpc.handleUnaryCall<_hookgate_plugin_v1_DescribeRequest__Output, _hookgate_plugin_v1_DescribeResponse>;
   
   /**
+   * Periodic resync, optional (UNIMPLEMENTED: the plugin is not resynced). The out-of-band effects
+   * the plugin holds, a page at a time, each with the object it belongs to. The controller reads
+   * each object and calls ReconcileOrphan for those whose object is gone or was replaced: effects
+   * whose admission job was lost (a crash between the write and the job) or never reconciled.
+   */
+  ListHeldEffects: grpc.handleUnaryCall<_hookgate_plugin_v1_ListHeldEffectsRequest__Output, _hookgate_plugin_v1_ListHeldEffectsResponse>;
+  
+  /**
    * One side effect to reconcile, once the controller knows whether the object was persisted.
    */
   Reconcile: grpc.handleUnaryCall<_hookgate_plugin_v1_ReconcileRequest__Output, _hookgate_plugin_v1_ReconcileResponse>;
+  
+  /**
+   * One held effect whose object is gone (absent) or replaced (another uid under the name): undo
+   * it. Must be idempotent and must change nothing when the effect is no longer what was listed
+   * (held.side_effect carries what the plugin needs to check that, e.g. a version).
+   */
+  ReconcileOrphan: grpc.handleUnaryCall<_hookgate_plugin_v1_ReconcileOrphanRequest__Output, _hookgate_plugin_v1_ReconcileResponse>;
   
 }
 
@@ -107,5 +165,7 @@ export interface AdmissionPluginDefinition extends grpc.ServiceDefinition {
   Admit: MethodDefinition<_hookgate_plugin_v1_AdmitRequest, _hookgate_plugin_v1_AdmitResponse, _hookgate_plugin_v1_AdmitRequest__Output, _hookgate_plugin_v1_AdmitResponse__Output>
   AdmitStream: MethodDefinition<_hookgate_plugin_v1_AdmitRequest, _hookgate_plugin_v1_AdmitResponse, _hookgate_plugin_v1_AdmitRequest__Output, _hookgate_plugin_v1_AdmitResponse__Output>
   Describe: MethodDefinition<_hookgate_plugin_v1_DescribeRequest, _hookgate_plugin_v1_DescribeResponse, _hookgate_plugin_v1_DescribeRequest__Output, _hookgate_plugin_v1_DescribeResponse__Output>
+  ListHeldEffects: MethodDefinition<_hookgate_plugin_v1_ListHeldEffectsRequest, _hookgate_plugin_v1_ListHeldEffectsResponse, _hookgate_plugin_v1_ListHeldEffectsRequest__Output, _hookgate_plugin_v1_ListHeldEffectsResponse__Output>
   Reconcile: MethodDefinition<_hookgate_plugin_v1_ReconcileRequest, _hookgate_plugin_v1_ReconcileResponse, _hookgate_plugin_v1_ReconcileRequest__Output, _hookgate_plugin_v1_ReconcileResponse__Output>
+  ReconcileOrphan: MethodDefinition<_hookgate_plugin_v1_ReconcileOrphanRequest, _hookgate_plugin_v1_ReconcileResponse, _hookgate_plugin_v1_ReconcileOrphanRequest__Output, _hookgate_plugin_v1_ReconcileResponse__Output>
 }

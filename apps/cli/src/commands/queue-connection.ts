@@ -1,0 +1,97 @@
+/**
+ * What `hookgate queue status` and `hookgate queue retry` share: which Redis (--redis, else
+ * REDIS_URL, else redis://127.0.0.1:6379), one connection that fails fast with a clear message,
+ * and the plugin queues under a prefix (given with --plugin, or found in Redis).
+ */
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  DEFAULT_QUEUE_PREFIX,
+  QUEUE_NAME_PREFIX,
+  pluginOfQueueName,
+  reconcileQueueName,
+  redactRedisUrl,
+  validateQueuePrefix,
+} from '@hookgate/queue';
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export interface QueueConnectionFlags {
+  readonly redis?: string;
+  readonly prefix: string;
+  /** Only these plugins' queues; all found under the prefix when absent. */
+  readonly plugin?: readonly string[];
+}
+
+export interface QueueConnection {
+  readonly redis: Redis;
+  /** The URL without its password, for messages. */
+  readonly where: string;
+  readonly prefix: string;
+  /** The plugin queues, by plugin name, sorted. */
+  readonly queues: ReadonlyMap<string, Queue>;
+  close(): Promise<void>;
+}
+
+/** Opens the connection and the queues, or says in one line what is wrong (a thrown Error). */
+export async function openQueues(
+  flags: QueueConnectionFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<QueueConnection> {
+  const url = flags.redis ?? (env['REDIS_URL'] || DEFAULT_REDIS_URL);
+  if (!/^rediss?:\/\/\S+$/.test(url))
+    throw new Error(`--redis ${JSON.stringify(url)}: must be a redis:// or rediss:// URL`);
+  const prefix = validateQueuePrefix(flags.prefix);
+  const plugins = flags.plugin ?? [];
+  for (const plugin of plugins) reconcileQueueName(plugin);
+  const where = redactRedisUrl(url);
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5_000,
+    retryStrategy: () => null,
+  });
+  let lastError: Error | undefined;
+  redis.on('error', (error: Error) => (lastError = error));
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(
+      `cannot reach Redis at ${where}: ${(lastError ?? (error as Error)).message}; pass --redis URL or set REDIS_URL`,
+    );
+  }
+  const names = plugins.length > 0 ? [...plugins] : await discoverPlugins(redis, prefix);
+  const queues = new Map(
+    names.sort().map((plugin) => [plugin, new Queue(reconcileQueueName(plugin), { connection: redis, prefix })]),
+  );
+  return {
+    redis,
+    where,
+    prefix,
+    queues,
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      redis.disconnect();
+    },
+  };
+}
+
+/** Every plugin with a reconcile queue under the prefix (any key of it: jobs, meta, schedulers). */
+async function discoverPlugins(redis: Redis, prefix: string): Promise<string[]> {
+  const found = new Set<string>();
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}:${QUEUE_NAME_PREFIX}*`;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    for (const key of keys) {
+      const queueName = key.slice(prefix.length + 1).split(':')[0] ?? '';
+      const plugin = pluginOfQueueName(queueName);
+      if (plugin !== undefined) found.add(plugin);
+    }
+  } while (cursor !== '0');
+  return [...found];
+}
+
+export { DEFAULT_QUEUE_PREFIX };
