@@ -4,7 +4,8 @@
  * their own. `-o json` prints the same as data.
  */
 import { loadConfiguration, type ConfigError } from '@hookgate/config';
-import { checkServiceReferences } from '@hookgate/gateway';
+// The light entry: the gateway's index would load the whole server for one check.
+import { checkServiceReferences } from '@hookgate/gateway/check-service-references';
 import type { CliContext } from '../cli-command.js';
 import { formatProblem, sortProblems } from '../config-problems.js';
 import { summarizeConfiguration } from '../format.js';
