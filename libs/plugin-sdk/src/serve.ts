@@ -230,7 +230,10 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
       listHeldEffects(plugin, call.request).then(
         (reply) => callback(null, reply),
         (error: HookCallError) => {
-          logger.warn({ plugin: plugin.name, code: grpc.status[error.code] }, error.message);
+          // A controller asking a plugin without resync handlers is routine (it skips the plugin and
+          // says so at debug): not worth a warning on every resync interval.
+          if (error.code !== grpc.status.UNIMPLEMENTED)
+            logger.warn({ plugin: plugin.name, code: grpc.status[error.code] }, error.message);
           callback({ code: error.code ?? grpc.status.INTERNAL, details: error.message });
         },
       );

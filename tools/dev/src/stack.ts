@@ -76,8 +76,12 @@ async function main(): Promise<void> {
 
   start('gateway', [join(repo, 'apps/cli/bin/hookgate.mjs'), 'serve', '--config', configDir], {});
   await waitReady(`http://127.0.0.1:${metrics.port}/readyz`);
+  // Not in configDir: the gateway reads (and reloads) every file there as its own configuration.
+  const controllerDir = join(dir, 'controller');
+  await rm(controllerDir, { recursive: true, force: true });
+  await mkdir(controllerDir, { recursive: true });
   const controller = await writeStackControllerConfig({
-    configDir,
+    configDir: controllerDir,
     redisUrl: redis.url,
     plugins: gateway['plugins'] as { name: string; target: string }[],
     env: process.env,
