@@ -53,6 +53,8 @@ describe('the local stack', () => {
     dir = await mkdtemp(join(tmpdir(), 'hookgate-stack-'));
     admissionPort = await freePort();
     const metricsPort = await freePort();
+    const controllerPort = await freePort();
+    const dashboardPort = await freePort();
     stack = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'tools/dev/src/stack.ts')], {
       cwd: REPO_ROOT,
       env: {
@@ -60,6 +62,8 @@ describe('the local stack', () => {
         HOOKGATE_STACK_DIR: dir,
         HOOKGATE_PORT: String(admissionPort),
         HOOKGATE_METRICS_PORT: String(metricsPort),
+        HOOKGATE_CONTROLLER_PORT: String(controllerPort),
+        HOOKGATE_DASHBOARD_PORT: String(dashboardPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -79,7 +83,7 @@ describe('the local stack', () => {
       }
     });
     stack.stderr!.resume();
-    await waitForLog((l) => l.msg === 'stack ready; Ctrl-C stops it', 90_000);
+    await waitForLog((l) => l.msg.startsWith('stack ready'), 90_000);
   }, 100_000);
 
   afterAll(async () => {
