@@ -210,8 +210,6 @@ describe('periodic resync with the ledger', () => {
     queueOf(prefix, 'ledger');
     const controller = await started(
       startController(
-        tmp.dir,
-        'resync',
         controllerConfig(
           prefix,
           { name: 'ledger', target: ledger.target },
@@ -282,17 +280,17 @@ describe('misbehaving controllers and plugins', () => {
       { name: PLUGIN, target: plugin.target },
       { reconcileTimeoutMs: 5_000, lockDurationMs: 6_000 },
     );
-    const first = await startController(tmp.dir, 'first', config);
+    const first = await startController(config);
     cleanups.push(() => first.stop());
 
     const hanging = job('hang-once');
     const { jobId } = await producer.add(hanging);
     await plugin.waitForOutput(new RegExp(`reconcile hang-once ${hanging.effect.key} `));
-    first.kill('SIGKILL');
+    first.signal('SIGKILL');
     expect(await first.exited).toBeNull();
     expect(await queue.getJobState(jobId)).toBe('active');
 
-    const second = await started(startController(tmp.dir, 'second', config));
+    const second = await started(startController(config));
     const done = await settledJob(queue, jobId, 'completed');
     expect(done.returnvalue).toMatchObject({ outcome: 'NOT_PERSISTED', message: 'hang-once done' });
     const calls = plugin.stdout().match(new RegExp(`reconcile hang-once ${hanging.effect.key} `, 'g'));
@@ -308,8 +306,6 @@ describe('misbehaving controllers and plugins', () => {
     const producer = await producerFor(prefix);
     const controller = await started(
       startController(
-        tmp.dir,
-        'bad-input',
         controllerConfig(
           prefix,
           { name: PLUGIN, target: plugin.target },
@@ -333,9 +329,7 @@ describe('misbehaving controllers and plugins', () => {
     expect(failedGarbage.attemptsMade).toBe(2);
     // The hanging plugin's job waits (no attempt used) and is never failed for it.
     await waitFor('the hanging job to be delayed at least twice', async () => {
-      const lines = controller
-        .logs()
-        .filter((l) => l['jobId'] === hang.jobId && /did not answer/.test(String(l['msg'])));
+      const lines = controller.logs.filter((l) => l['jobId'] === hang.jobId && /did not answer/.test(String(l['msg'])));
       return lines.length >= 2 ? true : undefined;
     });
     expect(await queue.getJobState(hang.jobId)).not.toBe('failed');
@@ -344,7 +338,7 @@ describe('misbehaving controllers and plugins', () => {
       (l) => l['level'] === 'warn' && /keeps failing or not answering/.test(String(l['msg'])),
     );
 
-    const logs = controller.logs();
+    const logs = controller.logs;
     const warned = (jobId: string) => logs.find((l) => l['jobId'] === jobId && l['level'] === 'warn');
     expect(warned(undecodable.id!)).toMatchObject({ plugin: PLUGIN });
     expect(warned(garbage.jobId)).toMatchObject({ plugin: PLUGIN, attempts: 2 });

@@ -83,7 +83,7 @@ describe('the local stack', () => {
       }
     });
     stack.stderr!.resume();
-    await waitForLog((l) => l.msg.startsWith('stack ready'), 90_000);
+    await waitForLog((l) => (l.msg ?? '').startsWith('stack ready'), 90_000);
   }, 100_000);
 
   afterAll(async () => {

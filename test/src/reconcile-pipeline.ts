@@ -1,0 +1,176 @@
+/**
+ * Pieces the end-to-end tests of the reconcile pipeline share (gateway → BullMQ → controller →
+ * plugin Reconcile, with the fake apiserver): the reconcile test plugin and what it printed, the
+ * controller's configuration with short timings, admission reviews whose objects the test then
+ * stores in the fake apiserver as the apiserver would, and a BullMQ job's state read from Redis.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { computeJobId, jobKey, reconcileQueueName } from '@hookgate/queue';
+import type { FakeApiServer } from './fake-apiserver.js';
+import { startPlugin, type PluginProcess } from './plugin-process.js';
+import { wrapReview } from './admission-client.js';
+
+export const RECONCILE_HOOK = 'effect.reconcile.test';
+
+/** test/fixtures/plugins/reconcile-plugin.ts; `hold-*` objects wait for `releaseFile`. */
+export function startReconcilePlugin(listen: string, name: string, releaseFile: string): Promise<PluginProcess> {
+  return startPlugin('reconcile-plugin.ts', [listen, name, releaseFile]);
+}
+
+interface PrintedLine {
+  readonly reconcile?: string;
+  readonly applied?: string;
+  readonly token: string;
+  readonly outcome?: string;
+}
+
+/** The JSON lines a test plugin printed (its `listening` line and others left out). */
+export function printedLines(plugin: PluginProcess): PrintedLine[] {
+  return plugin
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as PrintedLine);
+}
+
+/** Reconcile calls and applications per request uid (the side effect's token), as the plugin saw them. */
+export function reconcileCounts(plugin: PluginProcess, token: string): { calls: number; applied: string[] } {
+  const lines = printedLines(plugin).filter((l) => l.token === token);
+  return {
+    calls: lines.filter((l) => l.reconcile !== undefined).length,
+    applied: lines.filter((l) => l.applied !== undefined).map((l) => l.outcome ?? ''),
+  };
+}
+
+/** Short timings so that a case takes seconds: grace, confirming read, stall check and backoff. */
+export function controllerConfig(options: {
+  redisUrl: string;
+  prefix: string;
+  plugins: readonly { name: string; target: string }[];
+  kubeconfig: string;
+  extra?: Record<string, unknown>;
+}): Record<string, unknown> {
+  return {
+    redis: { url: options.redisUrl, prefix: options.prefix },
+    plugins: options.plugins,
+    kubernetes: { mode: 'kubeconfig', kubeconfig: options.kubeconfig },
+    concurrency: 4,
+    lockDurationMs: 2_500,
+    stalledIntervalMs: 500,
+    maxStalledCount: 2,
+    graceMs: 300,
+    confirmDelayMs: 800,
+    unavailableDelayMs: 300,
+    readTimeoutMs: 500,
+    reconcileTimeoutMs: 1_500,
+    attempts: 4,
+    backoff: { baseMs: 100, capMs: 500 },
+    shutdownTimeoutMs: 2_000,
+    ...options.extra,
+  };
+}
+
+export interface PodReview {
+  readonly uid: string;
+  readonly name: string;
+  readonly namespace: string;
+  /** metadata.uid the object has in the validating phase: the uid storage gives it. */
+  readonly objectUid: string;
+  readonly body: unknown;
+  jobId(plugin: string): string;
+}
+
+/** A validating Pod CREATE as the apiserver sends it after mutation: final name, and the uid it will be stored with. */
+export function podReview(namePrefix: string, namespace = 'default'): PodReview {
+  const uid = randomUUID();
+  const objectUid = randomUUID();
+  const name = `${namePrefix}-${uid.slice(0, 8)}`;
+  const object = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, uid: objectUid },
+    spec: { containers: [{ name: 'app', image: 'app:1' }] },
+  };
+  return {
+    uid,
+    name,
+    namespace,
+    objectUid,
+    body: wrapReview({
+      uid,
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      name,
+      namespace,
+      operation: 'CREATE',
+      userInfo: { username: 'alice', groups: ['system:authenticated'] },
+      object,
+      oldObject: null,
+      dryRun: false,
+      options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
+    }),
+    jobId: (plugin) =>
+      computeJobId({
+        plugin,
+        requestUid: uid,
+        hook: RECONCILE_HOOK,
+        effectKind: 'effect',
+        effectKey: `${namespace}/${name}`,
+      }),
+  };
+}
+
+/** Stores the reviewed Pod in the fake apiserver with the uid the review announced (the write after admission). */
+export function storePod(api: FakeApiServer, review: PodReview): void {
+  api.create(
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: review.name, namespace: review.namespace, uid: review.objectUid },
+    },
+    { keepUid: true },
+  );
+}
+
+export type JobState = 'completed' | 'failed' | 'delayed' | 'active' | 'waiting' | 'absent';
+
+export interface JobView {
+  readonly state: JobState;
+  readonly returnvalue?: { outcome?: string; rule?: string; message?: string };
+  readonly failedReason?: string;
+  readonly attemptsMade?: number;
+}
+
+/** Where a job is, read from BullMQ's keys (the test does not run a BullMQ client of its own). */
+export async function jobView(redis: Redis, prefix: string, plugin: string, jobId: string): Promise<JobView> {
+  const queue = reconcileQueueName(plugin);
+  const base = `${prefix}:${queue}`;
+  const hash = await redis.hgetall(jobKey(prefix, queue, jobId));
+  if (Object.keys(hash).length === 0) return { state: 'absent' };
+  const [completed, failed, delayed, active, waiting] = await Promise.all([
+    redis.zscore(`${base}:completed`, jobId),
+    redis.zscore(`${base}:failed`, jobId),
+    redis.zscore(`${base}:delayed`, jobId),
+    redis.lpos(`${base}:active`, jobId),
+    redis.lpos(`${base}:wait`, jobId),
+  ]);
+  const state: JobState =
+    completed !== null
+      ? 'completed'
+      : failed !== null
+        ? 'failed'
+        : delayed !== null
+          ? 'delayed'
+          : active !== null
+            ? 'active'
+            : waiting !== null
+              ? 'waiting'
+              : 'absent';
+  return {
+    state,
+    ...(hash['returnvalue'] ? { returnvalue: JSON.parse(hash['returnvalue']) as JobView['returnvalue'] } : {}),
+    ...(hash['failedReason'] ? { failedReason: hash['failedReason'] } : {}),
+    ...(hash['attemptsMade'] ? { attemptsMade: Number(hash['attemptsMade']) } : {}),
+  };
+}
