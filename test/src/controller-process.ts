@@ -28,14 +28,22 @@ export interface ControllerProcess {
 
 const CONTROLLER_MAIN = join(REPO_ROOT, 'apps/controller/src/main.ts');
 
-/** `config` is the controller's YAML configuration as an object (health defaults to an ephemeral port). */
+/** `config` is the controller's YAML configuration as an object (health and dashboard default to ephemeral ports). */
 export async function startController(
   config: Record<string, unknown>,
   startTimeoutMs = 30_000,
 ): Promise<ControllerProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'hookgate-controller-e2e-'));
   const file = join(dir, 'controller.yaml');
-  await writeFile(file, stringify({ health: { host: '127.0.0.1', port: 0 }, logLevel: 'debug', ...config }));
+  await writeFile(
+    file,
+    stringify({
+      health: { host: '127.0.0.1', port: 0 },
+      dashboard: { host: '127.0.0.1', port: 0 },
+      logLevel: 'debug',
+      ...config,
+    }),
+  );
   const child = spawn(
     process.execPath,
     ['--conditions=development', '--import', 'tsx', CONTROLLER_MAIN, '--config', file],
