@@ -13,11 +13,13 @@ export function runCli(args: readonly string[], options: { viaNpx?: boolean; cwd
   const [file, argv] = options.viaNpx
     ? ['npx', ['--no-install', 'hookgate', ...args]]
     : [process.execPath, [CLI_BIN, ...args]];
+  // Plain output whatever the runner asks for (nx sets FORCE_COLOR), and no configuration from the environment.
+  const { NO_COLOR: _n, FORCE_COLOR: _f, HOOKGATE_CONFIG: _c, ...env } = process.env;
   return new Promise((resolve) => {
     execFile(
       file,
       argv,
-      { cwd: options.cwd ?? REPO_ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: options.cwd ?? REPO_ROOT, env, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
