@@ -21,6 +21,10 @@ export interface DescribeResponse {
    * Free text, e.g. "@hookgate/plugin-sdk 0.1.0".
    */
   'implementation'?: (string);
+  /**
+   * The plugin accepts batched AdmitRequests (`batch`) on AdmitStream. Requires admit_stream.
+   */
+  'admitBatch'?: (boolean);
 }
 
 export interface DescribeResponse__Output {
@@ -42,4 +46,8 @@ export interface DescribeResponse__Output {
    * Free text, e.g. "@hookgate/plugin-sdk 0.1.0".
    */
   'implementation': (string);
+  /**
+   * The plugin accepts batched AdmitRequests (`batch`) on AdmitStream. Requires admit_stream.
+   */
+  'admitBatch': (boolean);
 }
