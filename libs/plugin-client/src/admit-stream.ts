@@ -54,14 +54,27 @@ export class AdmitStreamMux {
     const call = this.#ensureOpen();
     const id = this.#allocateId();
     message.id = id;
-    return new Promise((resolve) => {
-      this.#pending.set(id, {
-        resolve,
-        timer: setTimeout(() => this.#settle(id, TIMEOUT), Math.max(0, timeoutMs)),
-        unsubscribe: onAbort(signal, () => this.#settle(id, CANCELED)),
-      });
-      call.write(message);
+    const answered = this.#await(id, timeoutMs, signal);
+    call.write(message);
+    return answered;
+  }
+
+  /**
+   * Sends one batched message (`message.batch`, the ids of its entries are set here) and returns one
+   * promise per entry, in order: each entry has its own timeout and settles on its own answer.
+   */
+  sendBatch(message: AdmitRequest, timeoutsMs: readonly number[], signal: AbortSignal): Promise<TransportOutcome>[] {
+    const entries = message.batch ?? [];
+    if (signal.aborted) return entries.map(() => Promise.resolve(CANCELED));
+    if (this.#closed) return entries.map(() => Promise.resolve(clientClosed()));
+    const call = this.#ensureOpen();
+    const answers = entries.map((entry, k) => {
+      const id = this.#allocateId();
+      entry.id = id;
+      return this.#await(id, timeoutsMs[k] ?? 0, signal);
     });
+    call.write(message);
+    return answers;
   }
 
   /** Ends the stream; messages still in flight fail as transport failures. */
@@ -71,6 +84,16 @@ export class AdmitStreamMux {
     if (call === undefined) return;
     this.#broken(call, grpc.status.UNAVAILABLE, 'the plugin client is closing');
     call.cancel();
+  }
+
+  #await(id: number, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
+    return new Promise((resolve) => {
+      this.#pending.set(id, {
+        resolve,
+        timer: setTimeout(() => this.#settle(id, TIMEOUT), Math.max(0, timeoutMs)),
+        unsubscribe: onAbort(signal, () => this.#settle(id, CANCELED)),
+      });
+    });
   }
 
   #ensureOpen(): AdmitDuplex {

@@ -7,6 +7,8 @@ export interface PluginCapabilities {
   /** Accepts base_request + patch instead of the whole patched request. */
   readonly applyPatch: boolean;
   readonly reconcile: boolean;
+  /** Accepts several calls in one AdmitStream message (AdmitRequest.batch); implies `stream`. */
+  readonly batch: boolean;
   /** The hooks it declares (informational: an unknown hook answers NOT_FOUND). */
   readonly hooks: ReadonlyMap<string, 'MUTATING' | 'VALIDATING' | 'PHASE_UNSPECIFIED'>;
   readonly implementation: string;
@@ -17,6 +19,7 @@ export const PLAIN_CAPABILITIES: PluginCapabilities = Object.freeze({
   stream: false,
   applyPatch: false,
   reconcile: false,
+  batch: false,
   hooks: new Map(),
   implementation: '',
 });
@@ -26,6 +29,7 @@ export function capabilitiesFrom(reply: DescribeResponse__Output): PluginCapabil
     stream: reply.admitStream,
     applyPatch: reply.applyPatch,
     reconcile: reply.reconcile,
+    batch: reply.admitBatch && reply.admitStream,
     hooks: new Map(reply.hooks.map((h) => [h.name, h.phase])),
     implementation: reply.implementation,
   });

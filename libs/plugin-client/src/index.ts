@@ -16,6 +16,7 @@ export {
   createPluginClient,
   PluginClient,
   DEFAULT_CHANNEL_OPTIONS,
+  type BatchCall,
   type PluginClientOptions,
   type PluginClientStatus,
   type ReconcileCallOptions,
