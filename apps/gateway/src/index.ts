@@ -25,7 +25,12 @@ export {
   type SideEffectSink,
   type SideEffectVerdict,
 } from './server/side-effects.js';
-export { routeByTarget, type TransportInvokers } from './server/composite-invoker.js';
+export {
+  routeByTarget,
+  routeTogetherByTarget,
+  type GroupTransportInvokers,
+  type TransportInvokers,
+} from './server/composite-invoker.js';
 export { createBridgeInvoker, type BridgeInvoker, type BridgeOptions } from './bridge/bridge-invoker.js';
 export { resolveHookEndpoint, isLoopbackHost, type HookEndpoint } from './bridge/hook-endpoint.js';
 export {
@@ -33,5 +38,5 @@ export {
   type CheckServiceReferencesOptions,
   type ServiceReferenceWarning,
 } from './bridge/check-service-references.js';
-export { pluginInvoker, type PluginClients } from './grpc/index.js';
+export { pluginInvoker, pluginTransport, type PluginClients, type PluginTransport } from './grpc/index.js';
 export { dryRunReview, openDryRun, type DryRun, type DryRunResult } from './runtime/dry-run-review.js';

@@ -34,3 +34,25 @@ describe('AdmitStreamMux: answers that match no message in flight', () => {
     mux.close();
   });
 });
+
+describe('AdmitStreamMux: deadlines on one shared timer', () => {
+  it('times out each message at its own deadline, earlier ones sent after later ones included', async () => {
+    const stream = fakeStream();
+    const mux = new AdmitStreamMux(() => stream.duplex);
+    const never = new AbortController().signal;
+    const order: string[] = [];
+    const track = (name: string, p: Promise<{ ok: boolean; kind?: string }>) =>
+      p.then((o) => order.push(`${name}:${o.ok ? 'answered' : o.kind}`));
+    const slow = track('slow', mux.send({ hook: 'slow' }, 400, never));
+    const fast = track('fast', mux.send({ hook: 'fast' }, 60, never));
+    const answered = track('answered', mux.send({ hook: 'answered' }, 60, never));
+    stream.answer(stream.written[2]!.id!);
+    await Promise.all([fast, answered]);
+    expect(order).toEqual(['answered:answered', 'fast:timeout']);
+    // The later deadline is still pending after the earlier one fired, and fires in its turn.
+    expect(mux.inFlight).toBe(1);
+    await slow;
+    expect(order).toEqual(['answered:answered', 'fast:timeout', 'slow:timeout']);
+    mux.close();
+  });
+});

@@ -1,21 +1,30 @@
 /**
  * One long-lived AdmitStream per plugin, carrying many admit messages at once, matched to their
- * answers by id (answers may come in any order). Deadlines and cancellation are our own timers,
- * per message. When the stream breaks, every message in flight on it fails as a transport failure
- * and the next send opens a new stream.
+ * answers by id (answers may come in any order). Deadlines are ours: one shared timer for all the
+ * messages in flight (shared-deadline-timer.ts); cancellation follows each message's signal. When
+ * the stream breaks, every message in flight on it fails as a transport failure and the next send
+ * opens a new stream.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { AdmitRequest, AdmitResponse__Output } from '@hookgate/proto';
 import { onAbort } from './abort-fanout.js';
+import { SharedDeadlineTimer } from './shared-deadline-timer.js';
 import { CANCELED, TIMEOUT, clientClosed, type TransportOutcome } from './transport-outcome.js';
 
 export type AdmitDuplex = grpc.ClientDuplexStream<AdmitRequest, AdmitResponse__Output>;
 
 interface Pending {
   readonly resolve: (outcome: TransportOutcome) => void;
-  readonly timer: NodeJS.Timeout;
+  /** performance.now() time after which the message has timed out. */
+  readonly deadline: number;
   readonly unsubscribe: () => void;
 }
+
+/**
+ * Node fires timers on its loop clock, which may lag performance.now() by up to a millisecond: a
+ * message due within this much is timed out now rather than by another wake-up.
+ */
+const TIMER_SLACK_MS = 1;
 
 const MAX_ID = 0xffff_ffff;
 
@@ -24,6 +33,7 @@ export class AdmitStreamMux {
   readonly #onBroken: ((code: grpc.status, detail: string) => void) | undefined;
   readonly #onStray: ((id: number) => void) | undefined;
   readonly #pending = new Map<number, Pending>();
+  readonly #deadlines = new SharedDeadlineTimer((now) => this.#expire(now));
   #call: AdmitDuplex | undefined;
   #lastId = 0;
   #closed = false;
@@ -54,23 +64,55 @@ export class AdmitStreamMux {
     const call = this.#ensureOpen();
     const id = this.#allocateId();
     message.id = id;
-    return new Promise((resolve) => {
-      this.#pending.set(id, {
-        resolve,
-        timer: setTimeout(() => this.#settle(id, TIMEOUT), Math.max(0, timeoutMs)),
-        unsubscribe: onAbort(signal, () => this.#settle(id, CANCELED)),
-      });
-      call.write(message);
+    const answered = this.#await(id, timeoutMs, signal);
+    call.write(message);
+    return answered;
+  }
+
+  /**
+   * Sends one batched message (`message.batch`, the ids of its entries are set here) and returns one
+   * promise per entry, in order: each entry has its own timeout and settles on its own answer.
+   */
+  sendBatch(message: AdmitRequest, timeoutsMs: readonly number[], signal: AbortSignal): Promise<TransportOutcome>[] {
+    const entries = message.batch ?? [];
+    if (signal.aborted) return entries.map(() => Promise.resolve(CANCELED));
+    if (this.#closed) return entries.map(() => Promise.resolve(clientClosed()));
+    const call = this.#ensureOpen();
+    const answers = entries.map((entry, k) => {
+      const id = this.#allocateId();
+      entry.id = id;
+      return this.#await(id, timeoutsMs[k] ?? 0, signal);
     });
+    call.write(message);
+    return answers;
   }
 
   /** Ends the stream; messages still in flight fail as transport failures. */
   close(): void {
     this.#closed = true;
+    this.#deadlines.stop();
     const call = this.#call;
     if (call === undefined) return;
     this.#broken(call, grpc.status.UNAVAILABLE, 'the plugin client is closing');
     call.cancel();
+  }
+
+  #await(id: number, timeoutMs: number, signal: AbortSignal): Promise<TransportOutcome> {
+    const deadline = performance.now() + Math.max(0, timeoutMs);
+    this.#deadlines.add(deadline);
+    return new Promise((resolve) => {
+      this.#pending.set(id, { resolve, deadline, unsubscribe: onAbort(signal, () => this.#settle(id, CANCELED)) });
+    });
+  }
+
+  /** The shared timer fired: time out what is due, and name the next deadline. */
+  #expire(now: number): number | undefined {
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, entry] of this.#pending) {
+      if (entry.deadline <= now + TIMER_SLACK_MS) this.#settle(id, TIMEOUT);
+      else if (entry.deadline < next) next = entry.deadline;
+    }
+    return next === Number.POSITIVE_INFINITY ? undefined : next;
   }
 
   #ensureOpen(): AdmitDuplex {
@@ -105,7 +147,6 @@ export class AdmitStreamMux {
     const entry = this.#pending.get(id);
     if (entry === undefined) return;
     this.#pending.delete(id);
-    clearTimeout(entry.timer);
     entry.unsubscribe();
     entry.resolve(outcome);
   }

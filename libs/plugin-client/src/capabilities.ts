@@ -9,6 +9,8 @@ export interface PluginCapabilities {
   readonly reconcile: boolean;
   /** Serves ListHeldEffects and ReconcileOrphan (periodic resync). */
   readonly resync: boolean;
+  /** Accepts several calls in one AdmitStream message (AdmitRequest.batch); implies `stream`. */
+  readonly batch: boolean;
   /** The hooks it declares (informational: an unknown hook answers NOT_FOUND). */
   readonly hooks: ReadonlyMap<string, 'MUTATING' | 'VALIDATING' | 'PHASE_UNSPECIFIED'>;
   readonly implementation: string;
@@ -20,6 +22,7 @@ export const PLAIN_CAPABILITIES: PluginCapabilities = Object.freeze({
   applyPatch: false,
   reconcile: false,
   resync: false,
+  batch: false,
   hooks: new Map(),
   implementation: '',
 });
@@ -30,6 +33,7 @@ export function capabilitiesFrom(reply: DescribeResponse__Output): PluginCapabil
     applyPatch: reply.applyPatch,
     reconcile: reply.reconcile,
     resync: reply.resync,
+    batch: reply.admitBatch && reply.admitStream,
     hooks: new Map(reply.hooks.map((h) => [h.name, h.phase])),
     implementation: reply.implementation,
   });

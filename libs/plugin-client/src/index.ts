@@ -16,6 +16,7 @@ export {
   createPluginClient,
   PluginClient,
   DEFAULT_CHANNEL_OPTIONS,
+  type BatchCall,
   type PluginClientOptions,
   type PluginClientStatus,
   type ReconcileCallOptions,
@@ -26,6 +27,7 @@ export {
   type CircuitState,
   type CircuitAdmission,
 } from './circuit-breaker.js';
+export { SharedDeadlineTimer } from './shared-deadline-timer.js';
 export { PLAIN_CAPABILITIES, type PluginCapabilities } from './capabilities.js';
 export { channelCredentials, tlsChannelOptions, type PluginTls } from './credentials.js';
 export type {

@@ -15,6 +15,7 @@ import {
 import type {
   AdmissionPluginClient,
   AdmitRequest,
+  BatchedCall,
   DescribeResponse__Output,
   HealthClient,
   ListHeldEffectsRequest,
@@ -195,6 +196,66 @@ export class PluginClient {
   }
 
   /**
+   * Several admit calls of one phase started together (the gateway's validating hooks of one
+   * plugin), one promise per call in order. To a plugin that declares `admit_batch`, the shared
+   * request (`shared`, built once the capabilities are known) travels once, in one AdmitStream
+   * message, with one entry per call; otherwise each call is an `admit` of its own. Either way each
+   * call has its own timeout, breaker admission and outcome: a late answer times out alone.
+   */
+  admitBatch(
+    shared: (capabilities: PluginCapabilities) => AdmitRequest,
+    calls: readonly BatchCall[],
+    signal: AbortSignal,
+  ): Promise<TransportOutcome>[] {
+    const capabilities = this.capabilities;
+    const batchable =
+      calls.length > 1 &&
+      capabilities !== undefined &&
+      capabilities.batch &&
+      !this.#forceUnary &&
+      !this.#streamUnsupported &&
+      !this.#closed &&
+      !signal.aborted;
+    const message = batchable ? shared(capabilities) : undefined;
+    if (message === undefined || approximateBytes(message) > DEFAULT_GRPC_RECEIVE_LIMIT_BYTES) {
+      return calls.map((call) => this.admit((caps) => withCall(shared(caps), call), call.timeoutMs, signal, call));
+    }
+    const answers: Promise<TransportOutcome>[] = new Array<Promise<TransportOutcome>>(calls.length);
+    const sent: number[] = [];
+    const trials: boolean[] = [];
+    for (let k = 0; k < calls.length; k++) {
+      const admission = this.breaker?.admit() ?? 'pass';
+      if (admission === 'reject') answers[k] = Promise.resolve(this.#circuitOpen());
+      else {
+        sent.push(k);
+        trials.push(admission === 'trial');
+      }
+    }
+    if (sent.length === 0) return answers;
+    const started = Date.now();
+    message.batch = sent.map((k) => batchedCall(calls[k]!));
+    const outcomes = this.#stream.sendBatch(
+      message,
+      sent.map((k) => calls[k]!.timeoutMs),
+      signal,
+    );
+    sent.forEach((k, i) => {
+      const call = calls[k]!;
+      answers[k] = outcomes[i]!.then(async (outcome) => {
+        if (!outcome.ok && outcome.kind === 'rpc' && outcome.code === grpc.status.UNIMPLEMENTED) {
+          // Describe said stream, the server disagrees: unary from now on. The message was not processed.
+          this.#streamUnsupported = true;
+          const message = withCall(shared(this.capabilities!), call);
+          outcome = await admitUnary(this.#grpc, message, call.timeoutMs - (Date.now() - started), signal);
+        }
+        this.#record(outcome, trials[i]!, call.timeoutCounts ?? true);
+        return outcome;
+      });
+    });
+    return answers;
+  }
+
+  /**
    * One side effect to reconcile (the controller's call), through the same breaker as admit calls:
    * a plugin that is down fails fast here too. A plugin without a reconcile handler answers
    * UNIMPLEMENTED (an `rpc` outcome that is not a transport failure); `capabilities.reconcile` says
@@ -343,6 +404,31 @@ export class PluginClient {
 /** One client per plugin, created once at startup (or registration) and shared by every request. */
 export function createPluginClient(name: string, target: string, options?: PluginClientOptions): PluginClient {
   return new PluginClient(name, target, options);
+}
+
+/** One call of `admitBatch`: AdmitRequest's per-call fields, and how its timeout counts (see `admit`). */
+export interface BatchCall {
+  readonly hook: string;
+  readonly round: number;
+  readonly uid: string;
+  readonly timeoutMs: number;
+  readonly reviewVersion: string;
+  readonly timeoutCounts?: boolean;
+}
+
+/** The whole AdmitRequest of one call: the shared request fields, the call's own ones. */
+function withCall(shared: AdmitRequest, call: BatchCall): AdmitRequest {
+  return { ...shared, ...batchedCall(call) };
+}
+
+function batchedCall(call: BatchCall): BatchedCall {
+  return {
+    hook: call.hook,
+    round: call.round,
+    uid: call.uid,
+    timeoutMs: Math.max(0, Math.ceil(call.timeoutMs)),
+    reviewVersion: call.reviewVersion,
+  };
 }
 
 /** The encoded size of an AdmitRequest, near enough: its byte fields dominate. */

@@ -176,11 +176,59 @@ for (const transport of ['unix', 'tcp'] as const) {
       expect(byId.get(5)?.error?.code).toBe(grpc.status.NOT_FOUND);
     });
 
+    it('AdmitStream: a batch runs its hooks concurrently and answers each entry on its own, by its id and uid', async () => {
+      const call = clients.plugin.AdmitStream();
+      const answers: AdmitResponse__Output[] = [];
+      call.on('data', (r: AdmitResponse__Output) => answers.push(r));
+      const ended = new Promise<void>((resolve, reject) => {
+        call.on('end', resolve);
+        call.on('error', reject);
+      });
+      slowGate = gate();
+      const entry = (id: number, hook: string) => ({
+        id,
+        hook,
+        uid: `uid-${id}`,
+        timeoutMs: 1000,
+        reviewVersion: 'v1',
+      });
+      // The shared request carries the apiserver's uid; each entry's uid is the one that counts.
+      call.write({
+        phase: 'VALIDATING',
+        request: Buffer.from(JSON.stringify(pod)),
+        batch: [entry(11, 'slow'), entry(12, 'allow'), entry(13, 'deny'), entry(14, 'throw'), entry(15, 'missing')],
+      });
+      // The slow hook holds its own answer only: the four others arrive while it waits.
+      await expect
+        .poll(() => answers.length === 4, { timeout: 3_000, message: 'four answers before the slow one' })
+        .toBe(true);
+      expect(answers.map((a) => a.id)).not.toContain(11);
+      slowGate.release();
+      call.end();
+      await ended;
+      const byId = new Map(answers.map((a) => [a.id, a]));
+      expect([...byId.keys()].sort()).toEqual([11, 12, 13, 14, 15]);
+      expect(byId.get(11)).toMatchObject({ allowed: true, warnings: ['slow'], uid: 'uid-11', error: null });
+      expect(byId.get(12)).toMatchObject({ allowed: true, uid: 'uid-12', error: null });
+      expect(byId.get(13)).toMatchObject({ allowed: false, uid: 'uid-13', status: { code: 403 } });
+      expect(byId.get(14)?.error).toEqual({
+        code: grpc.status.INTERNAL,
+        message: 'hook "throw" failed: database unreachable',
+      });
+      expect(byId.get(15)?.error?.code).toBe(grpc.status.NOT_FOUND);
+    });
+
     it('Describe lists the hooks and the capabilities', async () => {
       const reply = await new Promise<DescribeResponse__Output>((resolve, reject) =>
         clients.plugin.Describe({}, (e, r) => (e ? reject(e) : resolve(r!))),
       );
-      expect(reply).toMatchObject({ plugin: 'sdk-test', admitStream: true, applyPatch: true, reconcile: true });
+      expect(reply).toMatchObject({
+        plugin: 'sdk-test',
+        admitStream: true,
+        applyPatch: true,
+        reconcile: true,
+        admitBatch: true,
+      });
       expect(reply.hooks).toContainEqual({ name: 'patch', phase: 'MUTATING' });
       expect(reply.hooks).toContainEqual({ name: 'allow', phase: 'VALIDATING' });
     });

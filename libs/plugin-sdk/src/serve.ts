@@ -5,7 +5,13 @@
 import * as grpc from '@grpc/grpc-js';
 import client from 'prom-client';
 import { AdmissionPluginService, HealthService, MAX_MESSAGE_BYTES } from '@hookgate/proto';
-import type { AdmissionPluginHandlers, AdmitRequest__Output, AdmitResponse, DescribeResponse } from '@hookgate/proto';
+import type {
+  AdmissionPluginHandlers,
+  AdmitRequest__Output,
+  AdmitResponse,
+  BatchedCall__Output,
+  DescribeResponse,
+} from '@hookgate/proto';
 import type { AdmissionRequest } from '@hookgate/admission';
 import { admit } from './admit.js';
 import { HealthState } from './health.js';
@@ -34,6 +40,12 @@ export interface ServeOptions {
   /** On SIGTERM/SIGINT: shut down gracefully, then exit the process. Off by default. */
   readonly handleSignals?: boolean;
   readonly serverOptions?: grpc.ServerOptions;
+  /**
+   * Declare `admit_batch` in Describe (default true): the gateway then sends the hooks of one phase
+   * that run concurrently in one message, which this server answers call by call. Handlers do not
+   * change; `false` only to compare or to debug.
+   */
+  readonly admitBatch?: boolean;
   /**
    * Register with the gateway's Registry and keep the lease renewed: retries with backoff until the
    * gateway answers, registers again at once after a gateway restart. Shutting down keeps the
@@ -161,7 +173,7 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
       const stream: OpenStream = { pending: 0, halfClosed: false, closed: false, call };
       streams.add(stream);
       metrics?.metrics.streamOpened();
-      call.on('data', (message: AdmitRequest__Output) => {
+      const answer = (message: AdmitRequest__Output): void => {
         stream.pending++;
         const started = metrics === undefined ? 0 : performance.now();
         admit(plugin, message, (error, response, request) =>
@@ -180,6 +192,11 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
             endIfIdle(stream);
           }),
         );
+      };
+      call.on('data', (message: AdmitRequest__Output) => {
+        if (message.batch.length === 0) return answer(message);
+        // A batch: every entry is a call of its own, started now and answered when it is done.
+        for (const entry of message.batch) answer(batchedCall(message, entry));
       });
       const close = (): void => {
         if (!streams.delete(stream)) return;
@@ -207,6 +224,7 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
         applyPatch: true,
         reconcile: plugin.reconcile !== undefined,
         resync: plugin.resync !== undefined,
+        admitBatch: options.admitBatch ?? true,
         implementation: SDK_IMPLEMENTATION,
       };
       callback(null, reply);
@@ -351,6 +369,24 @@ export async function servePlugin(plugin: Plugin, options: ServeOptions): Promis
     metricsAddress: metricsListener?.address,
     registration,
     shutdown,
+  };
+}
+
+/** One entry of a batch as a call of its own: the shared request fields, the entry's own ones. */
+function batchedCall(message: AdmitRequest__Output, entry: BatchedCall__Output): AdmitRequest__Output {
+  return {
+    id: entry.id,
+    hook: entry.hook,
+    phase: message.phase,
+    round: entry.round,
+    uid: entry.uid,
+    request: message.request,
+    baseRequest: message.baseRequest,
+    patch: message.patch,
+    timeoutMs: entry.timeoutMs,
+    reviewVersion: entry.reviewVersion,
+    requestHead: message.requestHead,
+    batch: [],
   };
 }
 

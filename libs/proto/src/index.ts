@@ -31,6 +31,7 @@ export type {
 export type { RegistryClient, RegistryHandlers, RegistryDefinition } from './generated/hookgate/plugin/v1/Registry.js';
 export type { HealthClient, HealthHandlers, HealthDefinition } from './generated/grpc/health/v1/Health.js';
 export type { AdmitRequest, AdmitRequest__Output } from './generated/hookgate/plugin/v1/AdmitRequest.js';
+export type { BatchedCall, BatchedCall__Output } from './generated/hookgate/plugin/v1/BatchedCall.js';
 export type { AdmitResponse, AdmitResponse__Output } from './generated/hookgate/plugin/v1/AdmitResponse.js';
 export type {
   Status as AdmitStatus,

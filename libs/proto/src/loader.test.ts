@@ -30,6 +30,37 @@ describe('loader options', () => {
         timeoutMs: 0,
         reviewVersion: '',
         requestHead: Buffer.alloc(0),
+        batch: [],
+      },
+    },
+    {
+      name: 'AdmitRequest: a batch carries its calls, each with its own id and uid',
+      codec: admit.requestSerialize,
+      decode: admit.requestDeserialize,
+      input: {
+        phase: 'VALIDATING',
+        request: Buffer.from('{"uid":"u"}'),
+        batch: [
+          { id: 1, hook: 'a', uid: 'u1', timeoutMs: 10_000, reviewVersion: 'v1' },
+          { id: 2, hook: 'b', uid: 'u2', round: 1 },
+        ],
+      },
+      want: {
+        id: 0,
+        hook: '',
+        phase: 'VALIDATING',
+        round: 0,
+        uid: '',
+        request: Buffer.from('{"uid":"u"}'),
+        baseRequest: Buffer.alloc(0),
+        patch: Buffer.alloc(0),
+        timeoutMs: 0,
+        reviewVersion: '',
+        requestHead: Buffer.alloc(0),
+        batch: [
+          { id: 1, hook: 'a', round: 0, uid: 'u1', timeoutMs: 10_000, reviewVersion: 'v1' },
+          { id: 2, hook: 'b', round: 1, uid: 'u2', timeoutMs: 0, reviewVersion: '' },
+        ],
       },
     },
     {

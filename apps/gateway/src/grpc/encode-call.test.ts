@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmitRequest } from '@hookgate/proto';
 import { PLAIN_CAPABILITIES, type PluginCapabilities } from '@hookgate/plugin-client';
-import { encodeCall, ReviewEncodeCache } from './encode-call.js';
+import { encodeCall, encodeRequestFields, ReviewEncodeCache, shareRequest } from './encode-call.js';
 import { callFor, hookFor, podRequest, receivedReview, receivedStanza } from './test/fixtures.js';
 import type { ReceivedRequest } from './received-request.js';
 
@@ -117,5 +117,54 @@ describe('encodeCall', () => {
     expect(second.patch).toBe(first.patch);
     expect(second.requestHead).toBe(first.requestHead);
     expect(second.phase).toBe('VALIDATING');
+  });
+});
+
+describe('shareRequest: which calls of a review can travel in one batch', () => {
+  const validating = hookFor('v.example.com', 'validating', 'p');
+  const other = hookFor('w.example.com', 'validating', 'p');
+  const request = podRequest();
+  const samePatch: readonly never[] = [];
+  const base = callFor(validating, { request, patchFromOriginal: samePatch });
+  const cases: { name: string; call: ReturnType<typeof callFor>; share: boolean }[] = [
+    {
+      name: 'another hook, same request (another uid): shares',
+      call: callFor(other, { request, patchFromOriginal: samePatch }),
+      share: true,
+    },
+    {
+      name: 'another object: alone',
+      call: callFor(other, {
+        request: { ...request, object: { ...(request.object as Record<string, unknown>) } },
+        patchFromOriginal: samePatch,
+      }),
+      share: false,
+    },
+    {
+      name: 'another accumulated patch: alone',
+      call: callFor(other, { request, patchFromOriginal: [] }),
+      share: false,
+    },
+    {
+      name: 'another resource (an Equivalent match): alone',
+      call: callFor(other, { request: { ...request, subResource: 'status' }, patchFromOriginal: samePatch }),
+      share: false,
+    },
+    {
+      name: 'another phase: alone',
+      call: callFor(hookFor('m.example.com', 'mutating', 'p'), { request, patchFromOriginal: samePatch }),
+      share: false,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(shareRequest(base, c.call)).toBe(c.share);
+    });
+  }
+
+  it('the shared fields carry the request, not the call: no hook, no uid', () => {
+    const shared = encodeRequestFields(base, patching, review, new ReviewEncodeCache());
+    expect(Object.keys(shared).sort()).toEqual(['baseRequest', 'patch', 'phase', 'requestHead']);
+    expect(shared.phase).toBe('VALIDATING');
   });
 });

@@ -48,14 +48,26 @@ export function encodeCall(
   cache: ReviewEncodeCache,
   timeoutMs: number,
 ): AdmitRequest {
-  const message: AdmitRequest = {
-    hook: call.hook.name,
-    phase: call.hook.phase === 'mutating' ? 'MUTATING' : 'VALIDATING',
-    round: call.round,
-    uid: call.request.uid,
-    timeoutMs: Math.max(0, Math.ceil(timeoutMs)),
-    reviewVersion: call.version,
-  };
+  const message = encodeRequestFields(call, capabilities, received, cache);
+  message.hook = call.hook.name;
+  message.round = call.round;
+  message.uid = call.request.uid;
+  message.timeoutMs = Math.max(0, Math.ceil(timeoutMs));
+  message.reviewVersion = call.version;
+  return message;
+}
+
+/**
+ * The fields a batch shares (phase and the request bytes), from one of its calls: the calls of a
+ * batch differ only in their uid (which travels in each entry) and their own fields.
+ */
+export function encodeRequestFields(
+  call: HookCall,
+  capabilities: PluginCapabilities,
+  received: ReceivedRequest | undefined,
+  cache: ReviewEncodeCache,
+): AdmitRequest {
+  const message: AdmitRequest = { phase: call.hook.phase === 'mutating' ? 'MUTATING' : 'VALIDATING' };
   const forwardable = received !== undefined && isSameInvocation(call.request, received.request);
   if (forwardable && capabilities.applyPatch) {
     message.baseRequest = asBuffer(received.bytes);
@@ -67,6 +79,17 @@ export function encodeCall(
     message.request = Buffer.from(JSON.stringify(call.request), 'utf8');
   }
   return message;
+}
+
+/** Whether two calls can share one encoding of the request: same phase, object, patch and invocation. */
+export function shareRequest(a: HookCall, b: HookCall): boolean {
+  return (
+    a.hook.phase === b.hook.phase &&
+    a.request.object === b.request.object &&
+    a.request.oldObject === b.request.oldObject &&
+    a.patchFromOriginal === b.patchFromOriginal &&
+    isSameInvocation(a.request, b.request)
+  );
 }
 
 /** Same kind, resource and subresource as received: only the uid and the object may differ. */

@@ -4,8 +4,14 @@
  * apiserver's wording. The clients themselves are kept by runtime/plugin-set.ts.
  *
  *   // per admission review, in the route (body: the raw request Buffer, review: its decoding):
- *   const invoke = pluginInvoker(state.plugins, { received: { bytes: body, form: 'review', request: review.request } });
+ *   const { invoke, invokeTogether } = pluginTransport(state.plugins, { received: { bytes: body, form: 'review', request: review.request } });
  */
-export { pluginInvoker, type PluginClients, type PluginInvokerOptions } from './plugin-invoker.js';
+export {
+  pluginInvoker,
+  pluginTransport,
+  type PluginClients,
+  type PluginInvokerOptions,
+  type PluginTransport,
+} from './plugin-invoker.js';
 export type { ReceivedRequest } from './received-request.js';
 export { pluginUrl } from './failures.js';

@@ -3,12 +3,14 @@
  * (failures.ts); failurePolicy is the chain's business, not ours.
  *
  * Build one per admission review, so that the received bytes can be forwarded:
- *   const invoke = pluginInvoker(plugins, { received: { bytes: body, form: 'review', request } });
- * Building it costs one closure; channels and streams live in the PluginClients.
+ *   const { invoke, invokeTogether } = pluginTransport(plugins, { received: { bytes: body, form: 'review', request } });
+ * `invokeTogether` (the validating hooks, started together by the chain) sends the calls of one
+ * plugin that declares `admit_batch` in one message; each call keeps its own timeout and outcome.
+ * Building it costs two closures; channels and streams live in the PluginClients.
  */
-import type { HookCall, HookFailure, HookInvoker, HookReply } from '@hookgate/admission';
-import type { CallFailure, PluginClient } from '@hookgate/plugin-client';
-import { encodeCall, ReviewEncodeCache } from './encode-call.js';
+import type { HookCall, HookFailure, HookGroupInvoker, HookInvoker, HookReply } from '@hookgate/admission';
+import type { BatchCall, CallFailure, PluginClient, TransportOutcome } from '@hookgate/plugin-client';
+import { encodeCall, encodeRequestFields, ReviewEncodeCache, shareRequest } from './encode-call.js';
 import {
   canceledFailure,
   circuitOpenFailure,
@@ -29,12 +31,23 @@ export interface PluginInvokerOptions {
 
 export type PluginClients = ReadonlyMap<string, PluginClient>;
 
+/** The plugin transport of one review: single calls, and calls started together. */
+export interface PluginTransport {
+  readonly invoke: HookInvoker;
+  readonly invokeTogether: HookGroupInvoker;
+}
+
 export function pluginInvoker(clients: PluginClients, options: PluginInvokerOptions = {}): HookInvoker {
+  return pluginTransport(clients, options).invoke;
+}
+
+export function pluginTransport(clients: PluginClients, options: PluginInvokerOptions = {}): PluginTransport {
   const now = options.now ?? Date.now;
   const received = options.received;
   const cache = new ReviewEncodeCache();
 
-  const invoke = async (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
+  /** The client of a call's plugin, or the failure that says why there is none. */
+  const clientOf = (call: HookCall): PluginClient | HookReply => {
     const target = call.hook.target;
     if (target.kind !== 'plugin') {
       return fail(
@@ -51,20 +64,105 @@ export function pluginInvoker(clients: PluginClients, options: PluginInvokerOpti
         ),
       );
     }
-    const url = pluginUrl(target.plugin, call.hook.name, call.timeoutSeconds);
+    return client;
+  };
+
+  const invokeOn = async (client: PluginClient, call: HookCall, signal: AbortSignal): Promise<HookReply> => {
+    const url = pluginUrl(pluginOf(call), call.hook.name, call.timeoutSeconds);
     const timeoutMs = call.deadline - now();
     if (timeoutMs <= 0) return fail(timeoutFailure(url));
-    // A call cut short by the request's budget says nothing about the plugin: its timeout is not held against it.
-    const ownTimeoutBinds = timeoutMs >= call.hook.timeoutSeconds * 1000 - 1;
     const outcome = await client.admit(
       (capabilities) => encodeCall(call, capabilities, received, cache, timeoutMs),
       timeoutMs,
       signal,
-      { timeoutCounts: ownTimeoutBinds },
+      { timeoutCounts: ownTimeoutBinds(call, timeoutMs) },
     );
-    return outcome.ok ? verifyAnswer(call, outcome.response, url) : fail(failureOf(outcome, url, target.plugin));
+    return replyOf(call, outcome, url, pluginOf(call));
   };
-  return invoke satisfies HookInvoker;
+
+  const invoke = (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
+    const client = clientOf(call);
+    return isReply(client) ? Promise.resolve(client) : invokeOn(client, call, signal);
+  };
+
+  /** Calls of one plugin that share the request: one admitBatch, one promise per call. */
+  const batch = (client: PluginClient, calls: readonly HookCall[], signal: AbortSignal): Promise<HookReply>[] => {
+    const first = calls[0]!;
+    const at = now();
+    const entries: BatchCall[] = calls.map((call) => {
+      const timeoutMs = call.deadline - at;
+      return {
+        hook: call.hook.name,
+        round: call.round,
+        uid: call.request.uid,
+        timeoutMs,
+        reviewVersion: call.version,
+        timeoutCounts: ownTimeoutBinds(call, timeoutMs),
+      };
+    });
+    const outcomes = client.admitBatch(
+      (capabilities) => encodeRequestFields(first, capabilities, received, cache),
+      entries,
+      signal,
+    );
+    return calls.map((call, k) => {
+      const plugin = pluginOf(call);
+      const url = pluginUrl(plugin, call.hook.name, call.timeoutSeconds);
+      return outcomes[k]!.then((outcome) => replyOf(call, outcome, url, plugin));
+    });
+  };
+
+  const invokeTogether = (calls: readonly HookCall[], signal: AbortSignal): Promise<HookReply>[] => {
+    const replies = new Array<Promise<HookReply>>(calls.length);
+    // Per plugin, the positions of its calls that can share the first one's request bytes.
+    const groups = new Map<PluginClient, number[]>();
+    calls.forEach((call, k) => {
+      const client = clientOf(call);
+      if (isReply(client)) replies[k] = Promise.resolve(client);
+      else if (call.deadline - now() <= 0) replies[k] = invokeOn(client, call, signal);
+      else {
+        const group = groups.get(client);
+        if (group === undefined) groups.set(client, [k]);
+        else if (shareRequest(calls[group[0]!]!, call)) group.push(k);
+        else replies[k] = invokeOn(client, call, signal);
+      }
+    });
+    for (const [client, positions] of groups) {
+      if (positions.length === 1) {
+        const k = positions[0]!;
+        replies[k] = invokeOn(client, calls[k]!, signal);
+        continue;
+      }
+      const answers = batch(
+        client,
+        positions.map((k) => calls[k]!),
+        signal,
+      );
+      positions.forEach((k, i) => (replies[k] = answers[i]!));
+    }
+    return replies;
+  };
+
+  return { invoke: invoke satisfies HookInvoker, invokeTogether: invokeTogether satisfies HookGroupInvoker };
+}
+
+function isReply(value: PluginClient | HookReply): value is HookReply {
+  return 'ok' in value;
+}
+
+/** The plugin of a call that has a client (its target is a plugin). */
+function pluginOf(call: HookCall): string {
+  const target = call.hook.target;
+  return target.kind === 'plugin' ? target.plugin : '';
+}
+
+/** A call cut short by the request's budget says nothing about the plugin: its timeout is not held against it. */
+function ownTimeoutBinds(call: HookCall, timeoutMs: number): boolean {
+  return timeoutMs >= call.hook.timeoutSeconds * 1000 - 1;
+}
+
+function replyOf(call: HookCall, outcome: TransportOutcome, url: string, plugin: string): HookReply {
+  return outcome.ok ? verifyAnswer(call, outcome.response, url) : fail(failureOf(outcome, url, plugin));
 }
 
 function failureOf(outcome: CallFailure, url: string, plugin: string): HookFailure {

@@ -24,7 +24,13 @@ export {
   type RegistrationStoreOptions,
 } from './registration-store.js';
 export { mergeHookSources, type MergedHookSources } from './merge-hook-sources.js';
-export { leaseGuard, createLeaseGuard, leaseExpiredFailure, type LeaseGuardOptions } from './lease-guard.js';
+export {
+  leaseGuard,
+  createLeaseGuard,
+  createLeaseGroupGuard,
+  leaseExpiredFailure,
+  type LeaseGuardOptions,
+} from './lease-guard.js';
 export { startLeaseSweeper, type LeaseSweeper } from './lease-sweeper.js';
 export { startRegistryServer, type RegistryServer, type RegistryServerOptions } from './registry-server.js';
 export { startRegistry, type RunningRegistry, type StartRegistryOptions } from './start-registry.js';

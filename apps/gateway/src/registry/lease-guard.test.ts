@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runValidating } from '@hookgate/admission';
-import type { ChainEnv, HookCall, HookInvoker, HookReply } from '@hookgate/admission';
+import type { ChainEnv, HookCall, HookGroupInvoker, HookInvoker, HookReply } from '@hookgate/admission';
 import { buildTestCall, podCreateRequest } from '../testing/hook-fixtures.js';
-import { leaseGuard } from './lease-guard.js';
+import { createLeaseGroupGuard, leaseGuard } from './lease-guard.js';
 import { mergeHookSources } from './merge-hook-sources.js';
 import { RegistrationStore } from './registration-store.js';
 import { configuration, manualClock, payload, staticSources, webhook } from './test/fixtures.js';
@@ -130,5 +130,31 @@ describe('leaseGuard', () => {
     const healed = await runValidating(hooks(), podCreateRequest(), env(invoke, clock.now));
     expect(healed.allowed).toBe(true);
     expect(calls.sort()).toEqual(['advice.labels.example.com', 'quota.example.com', 'required.labels.example.com']);
+  });
+
+  it('for calls started together: the expired plugin’s call fails at once, the others go on as one group', async () => {
+    const { clock, store, hooks } = setup();
+    clock.advance(31_000);
+    store.sweep();
+    const groups: string[][] = [];
+    const inner: HookGroupInvoker = (calls) => {
+      groups.push(calls.map((c) => c.hook.name));
+      return calls.map(() => Promise.resolve(ALLOW));
+    };
+    const guard = createLeaseGroupGuard(() => store.snapshot(), { now: clock.now })(inner);
+    const unusedInvoke: HookInvoker = () => Promise.reject(new Error('single invoke used for a group'));
+    const outcome = await runValidating(hooks(), podCreateRequest(), {
+      ...env(unusedInvoke, clock.now),
+      invokeTogether: guard,
+    });
+    expect(groups).toEqual([['quota.example.com']]);
+    expect(outcome.allowed).toBe(false);
+    expect(outcome.status?.message).toMatch(/"required.labels.example.com".*plugin "labels" is gone/);
+    expect(outcome.trace.filter((e) => e.type === 'call').map((e) => [e.hook, e.type === 'call' && e.outcome])).toEqual(
+      [
+        ['required.labels.example.com', 'failed-closed'],
+        ['quota.example.com', 'allowed'],
+      ],
+    );
   });
 });

@@ -4,7 +4,8 @@
  * The failure is a transport failure, so the hook's failurePolicy decides as for any dead plugin:
  * Fail rejects the request with a message that says what happened and what to do.
  */
-import type { HookFailure, HookInvoker } from '@hookgate/admission';
+import type { HookCall, HookFailure, HookGroupInvoker, HookInvoker } from '@hookgate/admission';
+import { splitGroup } from '../server/composite-invoker.js';
 import { pluginUrl } from '../grpc/failures.js';
 import type { RegistrySnapshot, ServedRegistration } from './types.js';
 
@@ -35,6 +36,37 @@ export function createLeaseGuard(
   snapshot: () => RegistrySnapshot,
   options: LeaseGuardOptions = {},
 ): (inner: HookInvoker) => HookInvoker {
+  const refused = leaseCheck(snapshot, options);
+  return (inner) =>
+    ((call, signal) => {
+      const failure = refused(call);
+      return failure === undefined ? inner(call, signal) : Promise.resolve({ ok: false, failure });
+    }) satisfies HookInvoker;
+}
+
+/** The same guard for calls started together: the refused ones fail at once, the others go on together. */
+export function createLeaseGroupGuard(
+  snapshot: () => RegistrySnapshot,
+  options: LeaseGuardOptions = {},
+): (inner: HookGroupInvoker) => HookGroupInvoker {
+  const refused = leaseCheck(snapshot, options);
+  return (inner) =>
+    ((calls, signal) =>
+      splitGroup(
+        calls,
+        (call) => {
+          const failure = refused(call);
+          return failure === undefined ? undefined : Promise.resolve({ ok: false, failure });
+        },
+        (rest) => inner(rest, signal),
+      )) satisfies HookGroupInvoker;
+}
+
+/** Why a call must not be attempted (its plugin's lease ran out), or undefined. */
+function leaseCheck(
+  snapshot: () => RegistrySnapshot,
+  options: LeaseGuardOptions,
+): (call: HookCall) => HookFailure | undefined {
   const now = options.now ?? Date.now;
   const byPlugin = new WeakMap<RegistrySnapshot, ReadonlyMap<string, ServedRegistration>>();
   const lookup = (plugin: string): ServedRegistration | undefined => {
@@ -44,18 +76,15 @@ export function createLeaseGuard(
     if (index === undefined) byPlugin.set(current, (index = new Map(current.registrations.map((r) => [r.plugin, r]))));
     return index.get(plugin);
   };
-
-  return (inner) =>
-    ((call, signal) => {
-      const target = call.hook.target;
-      if (target.kind !== 'plugin') return inner(call, signal);
-      const registration = lookup(target.plugin);
-      if (registration === undefined) return inner(call, signal);
-      const at = now();
-      if (registration.lease === 'active' && at < registration.expiresAt) return inner(call, signal);
-      const failure = leaseExpiredFailure(registration, call.hook.name, call.timeoutSeconds, at, options.socket);
-      return Promise.resolve({ ok: false, failure });
-    }) satisfies HookInvoker;
+  return (call) => {
+    const target = call.hook.target;
+    if (target.kind !== 'plugin') return undefined;
+    const registration = lookup(target.plugin);
+    if (registration === undefined) return undefined;
+    const at = now();
+    if (registration.lease === 'active' && at < registration.expiresAt) return undefined;
+    return leaseExpiredFailure(registration, call.hook.name, call.timeoutSeconds, at, options.socket);
+  };
 }
 
 export function leaseExpiredFailure(

@@ -20,8 +20,8 @@ import {
 import type { LoadedConfiguration } from '@hookgate/config';
 import { createGatewayMetrics, createLogger, createMetricsRegistry } from '@hookgate/observability';
 import { createBridgeInvoker } from '../bridge/bridge-invoker.js';
-import { pluginInvoker } from '../grpc/index.js';
-import { routeByTarget } from '../server/composite-invoker.js';
+import { pluginTransport } from '../grpc/index.js';
+import { routeByTarget, routeTogetherByTarget } from '../server/composite-invoker.js';
 import { WorkerState } from './worker-state.js';
 
 export interface DryRunResult {
@@ -58,8 +58,10 @@ export async function openDryRun(configuration: LoadedConfiguration): Promise<Dr
   const current = state.current();
   const env = (timeoutParam: string | undefined): ChainEnv => {
     const budget = computeRequestBudget(now(), timeoutParam, current.budget);
+    const plugins = pluginTransport(current.plugins, { now });
     return {
-      invoke: routeByTarget({ plugin: pluginInvoker(current.plugins, { now }), bridge: bridge.invoke }),
+      invoke: routeByTarget({ plugin: plugins.invoke, bridge: bridge.invoke }),
+      invokeTogether: routeTogetherByTarget({ plugin: plugins.invokeTogether, bridge: bridge.invoke }),
       namespaces: current.namespaces,
       now,
       newUid: randomUUID,

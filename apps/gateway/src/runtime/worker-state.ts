@@ -8,12 +8,12 @@
  * received. A renewal (same registry generation) rebuilds nothing: it only moves the leases the
  * lease guard reads, and the guard reads the latest snapshot on every call.
  */
-import { type HookInvoker, type HookSet, type RequestBudgetOptions } from '@hookgate/admission';
+import { type HookGroupInvoker, type HookInvoker, type HookSet, type RequestBudgetOptions } from '@hookgate/admission';
 import type { GatewayConfiguration, LoadedConfiguration } from '@hookgate/config';
 import type { GatewayMetrics, Logger } from '@hookgate/observability';
 import { staticNamespaces } from '../namespaces/static-namespaces.js';
 import type { LookupOutcome, LookupSource, NamespaceSource } from '../namespaces/namespace-source.js';
-import { createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
+import { createLeaseGroupGuard, createLeaseGuard, mergeHookSources, type RegistrySnapshot } from '../registry/index.js';
 import type { GatewayState, GatewayStateSource } from '../server/gateway-state.js';
 import { failingOpen, hookSetsByPolicy } from '../server/policy-hook-sets.js';
 import type { ServiceResolver } from '../bridge/service-resolver.js';
@@ -44,6 +44,7 @@ export class WorkerState implements GatewayStateSource {
   readonly #plugins: PluginSet;
   /** Fails the calls of a registered plugin whose lease ran out; one per registry socket (named in its message). */
   #guard: (inner: HookInvoker) => HookInvoker = (inner) => inner;
+  #groupGuard: (inner: HookGroupInvoker) => HookGroupInvoker = (inner) => inner;
   #guardSocket: string | undefined;
   #breakGlass = false;
 
@@ -142,6 +143,7 @@ export class WorkerState implements GatewayStateSource {
     if (this.#guardSocket !== gateway.registry.socket) {
       this.#guardSocket = gateway.registry.socket;
       this.#guard = createLeaseGuard(() => this.#registry, { socket: gateway.registry.socket });
+      this.#groupGuard = createLeaseGroupGuard(() => this.#registry, { socket: gateway.registry.socket });
     }
     this.#configuration = { generation, loaded };
     this.#state = {
@@ -157,6 +159,7 @@ export class WorkerState implements GatewayStateSource {
       },
       annotations: { includePatchAnnotations: gateway.audit.patchAnnotations },
       guardPlugins: this.#guard,
+      guardPluginGroups: this.#groupGuard,
       ...(services === undefined ? {} : { services }),
     };
   }

@@ -18,9 +18,9 @@ import {
   type Status,
 } from '@hookgate/admission';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pluginInvoker } from '../grpc/index.js';
+import { pluginTransport } from '../grpc/index.js';
 import { badRequest } from './bad-request.js';
-import { routeByTarget } from './composite-invoker.js';
+import { routeByTarget, routeTogetherByTarget } from './composite-invoker.js';
 import { logDecision } from './decision-log.js';
 import type { GatewayContext } from './gateway-context.js';
 import type { AdmissionBody } from './json-body.js';
@@ -59,13 +59,16 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
     const budget = computeRequestBudget(started, request.query.timeout, state.budget);
     if (budget.problem !== undefined)
       request.log.warn({ uid: admission.uid, problem: budget.problem }, 'ignoring an unusable ?timeout= parameter');
-    const direct = pluginInvoker(state.plugins, {
+    const direct = pluginTransport(state.plugins, {
       now: ctx.now,
       received: { bytes: request.body.bytes, form: 'review', request: admission },
     });
-    const plugin = state.guardPlugins === undefined ? direct : state.guardPlugins(direct);
+    const plugin = state.guardPlugins === undefined ? direct.invoke : state.guardPlugins(direct.invoke);
+    const plugins =
+      state.guardPluginGroups === undefined ? direct.invokeTogether : state.guardPluginGroups(direct.invokeTogether);
     const env: ChainEnv = {
       invoke: routeByTarget({ plugin, bridge: ctx.bridge }),
+      invokeTogether: routeTogetherByTarget({ plugin: plugins, bridge: ctx.bridge }),
       namespaces: state.namespaces,
       now: ctx.now,
       newUid: ctx.newUid,

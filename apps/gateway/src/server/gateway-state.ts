@@ -4,6 +4,7 @@
  */
 import type {
   EncodeAnnotationsOptions,
+  HookGroupInvoker,
   HookInvoker,
   HookSet,
   NamespaceLookup,
@@ -31,6 +32,8 @@ export interface GatewayState {
   readonly annotations?: EncodeAnnotationsOptions;
   /** Wraps each request's plugin invoker: the registry's lease guard (registered plugins whose lease ran out fail closed). */
   readonly guardPlugins?: (invoke: HookInvoker) => HookInvoker;
+  /** The same guard for the calls the chain starts together (ChainEnv.invokeTogether). */
+  readonly guardPluginGroups?: (invoke: HookGroupInvoker) => HookGroupInvoker;
 }
 
 export interface GatewayStateSource {

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createBridgeInvoker, type BridgeInvoker } from '../bridge/bridge-invoker.js';
 import { staticNamespaces } from '../namespaces/static-namespaces.js';
 import { buildGateway, type GatewayOptions } from '../server/build-gateway.js';
+import type { PluginClients } from '../grpc/index.js';
 import type { GatewayState } from '../server/gateway-state.js';
 import { loggingSideEffectSink, type SideEffectSink } from '../server/side-effects.js';
 import type { Registry } from 'prom-client';
@@ -36,6 +37,8 @@ export function startTestGateway(
   configs: readonly unknown[],
   options: GatewayOptions = {},
   sink?: SideEffectSink,
+  /** Clients of the plugins the configurations' `clientConfig.plugin` hooks name (closed by the test). */
+  plugins: PluginClients = new Map(),
 ): TestGateway {
   const logs: Record<string, unknown>[] = [];
   const destination = new Writable({
@@ -54,7 +57,7 @@ export function startTestGateway(
   let state: GatewayState = {
     generation: 1,
     hooks: compileTestConfigs(configs),
-    plugins: new Map(),
+    plugins,
     namespaces,
     budget: { minMarginMs: 500 },
   };
@@ -74,7 +77,7 @@ export function startTestGateway(
       state = {
         generation: state.generation + 1,
         hooks: compileTestConfigs(next),
-        plugins: new Map(),
+        plugins,
         namespaces,
         budget: { minMarginMs: 500 },
       };

@@ -9,7 +9,7 @@ import type { AdmissionRequest, Status } from '../types/review.js';
 import type { JsonValue } from '../types/json.js';
 import type { PatchOperation } from '../types/patch-operation.js';
 import type { ChainEnv } from './env.js';
-import type { HookAnswer, HookCall, HookReply } from '../types/invoker.js';
+import type { HookAnswer, HookCall, HookInvoker, HookReply } from '../types/invoker.js';
 import {
   cancelledFailure,
   deadlineExceededFailure,
@@ -36,6 +36,46 @@ export interface CallInput {
 }
 
 export async function callHook(input: CallInput, env: ChainEnv): Promise<CallResult> {
+  const prepared = prepareCall(input, env);
+  if (prepared.kind !== 'call') return prepared;
+  return invokeCall(prepared.call, startInvocation(env.invoke, prepared.call, env.signal));
+}
+
+/** The invoker's promise; an invoker that throws instead of rejecting becomes a rejection. */
+function startInvocation(invoke: HookInvoker, call: HookCall, signal: AbortSignal): Promise<HookReply> {
+  try {
+    return invoke(call, signal);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * Starts the prepared calls together: through `invokeTogether` when the env has one (one promise per
+ * call, in order), else one `invoke` each. An invoker that throws, or answers with fewer promises,
+ * fails the calls it left without a reply, each on its own.
+ */
+export function startCalls(calls: readonly HookCall[], env: ChainEnv): Promise<HookReply>[] {
+  const together = env.invokeTogether;
+  if (together === undefined || calls.length < 2)
+    return calls.map((call) => startInvocation(env.invoke, call, env.signal));
+  let replies: readonly Promise<HookReply>[];
+  try {
+    replies = together(calls, env.signal);
+  } catch (error) {
+    return calls.map(() => Promise.reject(error));
+  }
+  return calls.map((_, k) => replies[k] ?? Promise.reject(new Error('the invoker returned no reply for this call')));
+}
+
+/** The call to make, or why there is none (a dry-run refusal or a failure decided before calling). */
+export type PreparedCall = CallResult | { readonly kind: 'call'; readonly call: HookCall };
+
+/**
+ * Everything before the invocation, synchronously: the dispatchers that start several calls
+ * together (validating) prepare them all, then hand the ones to make to the transport at once.
+ */
+export function prepareCall(input: CallInput, env: ChainEnv): PreparedCall {
   const { hook, request, round } = input;
   const dryRun = checkDryRun(hook, request);
   if (dryRun.kind === 'refuse') return { kind: 'refused', status: dryRun.status };
@@ -57,13 +97,18 @@ export async function callHook(input: CallInput, env: ChainEnv): Promise<CallRes
     timeoutSeconds: timing.timeoutSeconds,
     patchFromOriginal: input.patchFromOriginal,
   };
-  let reply: HookReply;
+  return { kind: 'call', call };
+}
+
+/** The invoker's reply (or rejection) for a prepared call, as a value; never throws. */
+export async function invokeCall(call: HookCall, reply: Promise<HookReply>): Promise<CallResult> {
+  let settled: HookReply;
   try {
-    reply = await env.invoke(call, env.signal);
+    settled = await reply;
   } catch (error) {
-    return { kind: 'failure', failure: invokerErrorFailure(hook, error) };
+    return { kind: 'failure', failure: invokerErrorFailure(call.hook, error) };
   }
-  return interpretReply(hook, reply);
+  return interpretReply(call.hook, settled);
 }
 
 // Invokers are typed, but a plugin bridge written in a hurry can still hand back nonsense.

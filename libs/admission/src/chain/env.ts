@@ -1,9 +1,15 @@
 /** What the chain is given for one request: its transports, clock and budget. */
-import type { HookInvoker } from '../types/invoker.js';
+import type { HookGroupInvoker, HookInvoker } from '../types/invoker.js';
 import type { NamespaceLookup } from '../types/namespace-lookup.js';
 
 export interface ChainEnv {
   readonly invoke: HookInvoker;
+  /**
+   * Optional: the calls the validating dispatcher makes concurrently, started together (see
+   * HookGroupInvoker). Without it each call goes through `invoke`. The mutating dispatcher never
+   * uses it: each mutating hook sees the object as patched by the hooks before it.
+   */
+  readonly invokeTogether?: HookGroupInvoker;
   readonly namespaces: NamespaceLookup;
   /** Clock in ms. Injected so tests control time. */
   now(): number;

@@ -34,6 +34,13 @@ describe('validating dispatcher: shared tables', () => {
   });
 });
 
+describe('validating dispatcher: shared tables, calls started together (invokeTogether)', () => {
+  it.each(validating.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
+    const run = await runChainCase('validating', testCase, { together: true });
+    expect(checkExpectation(testCase.expect, observe(run))).toEqual([]);
+  });
+});
+
 describe('mutating dispatcher: shared tables', () => {
   it.each(mutating.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
     const run = await runChainCase('mutating', testCase);

@@ -130,4 +130,76 @@ describe('runValidating', () => {
       true,
     );
   });
+
+  it('starts the calls together through invokeTogether; each settles, is timed and decided on its own', async () => {
+    const clock = createTestClock();
+    const gate = gated({
+      'a.example.com': deny('from a'),
+      'b.example.com': { ok: true, answer: { allowed: true, warnings: ['wb'] } },
+    });
+    const groups: string[][] = [];
+    const env = buildTestEnv({
+      invoke: () => Promise.reject(new Error('invoke must not be used for a group')),
+      invokeTogether: (calls, signal) => {
+        groups.push(calls.map((c) => `${c.hook.name} ${c.request.uid}`));
+        return calls.map((call) => gate.invoke(call, signal));
+      },
+      clock,
+    });
+    const set = hooksOf([...webhooks, { name: 'd.example.com', behaviour: 'noop', failurePolicy: 'Ignore' }]);
+    const result = runValidating(set, buildTestRequest(), env);
+    await flush();
+    expect(groups).toEqual([
+      ['a.example.com call-1', 'b.example.com call-2', 'c.example.com call-3', 'd.example.com call-4'],
+    ]);
+    clock.advance(5);
+    gate.release('b.example.com');
+    await flush();
+    clock.advance(7);
+    gate.release('a.example.com');
+    gate.release('c.example.com');
+    await flush();
+    const outcome = await Promise.race([result, flush().then(() => 'still waiting for d' as const)]);
+    expect(outcome).toBe('still waiting for d');
+    gate.release('d.example.com');
+    const done = await result;
+    expect(done.status?.message).toBe('admission webhook "a.example.com" denied the request: from a');
+    expect(done.warnings).toEqual(['wb']);
+    const calls = done.trace.filter((e) => e.type === 'call');
+    expect(
+      calls.map((e) => [e.hook, e.type === 'call' ? e.outcome : '', e.type === 'call' ? e.durationMs : -1]),
+    ).toEqual([
+      ['b.example.com', 'allowed', 5],
+      ['a.example.com', 'denied', 12],
+      ['c.example.com', 'allowed', 12],
+      ['d.example.com', 'allowed', 12],
+    ]);
+  });
+
+  it('fails each call of a group its invoker left without a reply, by its own failure policy', async () => {
+    const set = hooksOf([
+      { name: 'a.example.com', behaviour: 'noop', failurePolicy: 'Ignore' },
+      { name: 'b.example.com', behaviour: 'noop', failurePolicy: 'Fail' },
+    ]);
+    const env = buildTestEnv({
+      invoke: () => Promise.reject(new Error('unused')),
+      // A broken transport: one reply for two calls.
+      invokeTogether: () => [Promise.resolve({ ok: true, answer: { allowed: true } })],
+    });
+    const outcome = await runValidating(set, buildTestRequest(), env);
+    expect(outcome.allowed).toBe(false);
+    expect(outcome.status?.message).toContain('the invoker returned no reply for this call');
+    const throwing = buildTestEnv({
+      invoke: () => Promise.reject(new Error('unused')),
+      invokeTogether: () => {
+        throw new Error('transport exploded');
+      },
+    });
+    const thrown = await runValidating(set, buildTestRequest(), throwing);
+    expect(thrown.status?.message).toContain('transport exploded');
+    expect(thrown.trace.map((e) => [e.hook, e.type === 'call' ? e.outcome : e.type])).toEqual([
+      ['a.example.com', 'failed-open'],
+      ['b.example.com', 'failed-closed'],
+    ]);
+  });
 });

@@ -7,17 +7,20 @@
 import type { Hook } from '../types/hook.js';
 import type { AdmissionRequest, Status } from '../types/review.js';
 import type { ChainEnv } from './env.js';
+import type { HookCall } from '../types/invoker.js';
 import type { ChainOutcome } from './outcome.js';
 import type { HookSet } from '../match/index.js';
 import { isExemptRequest, shouldCallHook } from '../match/index.js';
 import { buildDenialStatus, internalErrorStatus, timeoutStatus } from '../errors/status.js';
 import { failedOpenValidatingKey } from '../annotations.js';
 import { errorText } from '../errors/failures.js';
-import { callHook } from './call.js';
+import { invokeCall, prepareCall, startCalls, type CallResult } from './call.js';
 import { decideOnFailure } from './failure-policy.js';
 import { ChainRecorder } from './recorder.js';
 
 const NO_PATCH: readonly never[] = Object.freeze([]);
+/** A placeholder replaced before anyone reads it (startAll fills in every call it starts). */
+const NOT_STARTED: CallResult = Object.freeze({ kind: 'refused', status: Object.freeze({}) });
 
 export async function runValidating(set: HookSet, request: AdmissionRequest, env: ChainEnv): Promise<ChainOutcome> {
   const recorder = new ChainRecorder();
@@ -58,7 +61,9 @@ export async function runValidating(set: HookSet, request: AdmissionRequest, env
     }
     // Errors are pushed as calls complete, so errors[0] is the first to arrive.
     const errors: Status[] = [];
-    await Promise.all(relevant.map((hook, k) => callOne(hook, k, request, env, recorder, errors)));
+    await Promise.all(
+      startAll(relevant, request, env).map((call, k) => recordOne(call, k, request, env, recorder, errors)),
+    );
     const first = errors[0];
     return first === undefined ? recorder.allowed() : recorder.denied(first);
   } catch (error) {
@@ -68,16 +73,43 @@ export async function runValidating(set: HookSet, request: AdmissionRequest, env
   }
 }
 
-async function callOne(
-  hook: Hook,
+interface StartedCall {
+  readonly hook: Hook;
+  readonly started: number;
+  result: Promise<CallResult> | CallResult;
+}
+
+/** Every call prepared first, then the ones to make started together (one message per plugin, transport allowing). */
+function startAll(hooks: readonly Hook[], request: AdmissionRequest, env: ChainEnv): StartedCall[] {
+  const started: StartedCall[] = [];
+  const calls: HookCall[] = [];
+  const callAt: number[] = [];
+  for (const hook of hooks) {
+    const at = env.now();
+    const prepared = prepareCall({ hook, request, object: request.object, round: 0, patchFromOriginal: NO_PATCH }, env);
+    if (prepared.kind === 'call') {
+      callAt.push(started.length);
+      calls.push(prepared.call);
+    }
+    started.push({ hook, started: at, result: prepared.kind === 'call' ? NOT_STARTED : prepared });
+  }
+  const replies = startCalls(calls, env);
+  calls.forEach((call, k) => {
+    started[callAt[k]!]!.result = invokeCall(call, replies[k]!);
+  });
+  return started;
+}
+
+async function recordOne(
+  call: StartedCall,
   position: number,
   request: AdmissionRequest,
   env: ChainEnv,
   recorder: ChainRecorder,
   errors: Status[],
 ): Promise<void> {
-  const started = env.now();
-  const result = await callHook({ hook, request, object: request.object, round: 0, patchFromOriginal: NO_PATCH }, env);
+  const { hook, started } = call;
+  const result = call.result instanceof Promise ? await call.result : call.result;
   const trace = { type: 'call', hook: hook.name, round: 0, mutated: false } as const;
   const durationMs = Math.max(0, env.now() - started);
   switch (result.kind) {

@@ -16,7 +16,7 @@ import type { Phase } from '../types/hook.js';
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource, Operation } from '../types/review.js';
 import type { JsonObject, JsonValue } from '../types/json.js';
 import type { ChainEnv } from '../chain/env.js';
-import type { HookInvoker } from '../types/invoker.js';
+import type { HookGroupInvoker, HookInvoker } from '../types/invoker.js';
 import type { NamespaceLookup } from '../types/namespace-lookup.js';
 import type { HookSet } from '../match/index.js';
 import { compileHooks, formatConfigurationErrors, parseWebhookConfiguration } from '../config/index.js';
@@ -196,6 +196,7 @@ export const DEFAULT_TEST_NAMESPACES = Object.freeze({ [TEST_NAMESPACE]: Object.
 
 export interface TestEnvOptions {
   readonly invoke: HookInvoker;
+  readonly invokeTogether?: HookGroupInvoker;
   readonly clock?: TestClock;
   readonly namespaces?: NamespaceLookup;
   /** The apiserver's `?timeout=`; default `10s`. */
@@ -209,6 +210,7 @@ export function buildTestEnv(options: TestEnvOptions): ChainEnv & { readonly clo
   let uid = 0;
   return {
     invoke: options.invoke,
+    ...(options.invokeTogether !== undefined ? { invokeTogether: options.invokeTogether } : {}),
     namespaces: options.namespaces ?? staticNamespaces(DEFAULT_TEST_NAMESPACES),
     now: () => clock.now(),
     newUid: () => `call-${++uid}`,

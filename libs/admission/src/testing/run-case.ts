@@ -5,6 +5,7 @@
  */
 import type { Phase } from '../types/hook.js';
 import type { ChainEnv } from '../chain/env.js';
+import type { HookGroupInvoker, HookInvoker } from '../types/invoker.js';
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { JsonObject, JsonValue } from '../types/json.js';
 import type { Status } from '../types/review.js';
@@ -35,10 +36,14 @@ export interface CaseRun {
 export async function runChainCase(
   phase: Phase,
   testCase: ChainCase,
-  options: Omit<TestConfigurationOptions, 'apiVersion'> = {},
+  options: Omit<TestConfigurationOptions, 'apiVersion'> & {
+    /** Also give the env an `invokeTogether` (over the same scripted invoker), as the gateway does. */
+    readonly together?: boolean;
+  } = {},
 ): Promise<CaseRun> {
+  const { together, ...configurationOptions } = options;
   const configuration = buildTestConfiguration(phase, testCase.webhooks, {
-    ...options,
+    ...configurationOptions,
     apiVersion: testCase.configApiVersion ?? 'v1',
   });
   const set = buildTestHookSet([configuration]);
@@ -48,11 +53,17 @@ export async function runChainCase(
   const invoker = buildScriptedInvoker({ clock });
   const env = buildTestEnv({
     invoke: invoker.invoke,
+    ...(together === true ? { invokeTogether: invokeEach(invoker.invoke) } : {}),
     clock,
     ...(testCase.timeout !== undefined ? { timeout: testCase.timeout } : {}),
   });
   const outcome = await (phase === 'mutating' ? runMutating(set, request, env) : runValidating(set, request, env));
   return { outcome, invoker, env, finalObject: applyOutcomePatch(request.object, outcome.patch) };
+}
+
+/** A group invoker that starts each call through `invoke`, in order (what a transport without batching does). */
+export function invokeEach(invoke: HookInvoker): HookGroupInvoker {
+  return (calls, signal) => calls.map((call) => invoke(call, signal));
 }
 
 /** What a test observed, from the chain directly or decoded from an HTTP answer. */

@@ -53,3 +53,11 @@ export type HookReply =
   { readonly ok: true; readonly answer: HookAnswer } | { readonly ok: false; readonly failure: HookFailure };
 
 export type HookInvoker = (call: HookCall, signal: AbortSignal) => Promise<HookReply>;
+
+/**
+ * Optional: several calls started together, one promise per call in the same order. The validating
+ * dispatcher uses it for the hooks it calls concurrently, so that a transport may carry the calls
+ * of one plugin in one message. Each promise settles on its own (its own deadline, its own answer):
+ * the dispatcher records, times and decides every call exactly as with `HookInvoker`.
+ */
+export type HookGroupInvoker = (calls: readonly HookCall[], signal: AbortSignal) => readonly Promise<HookReply>[];

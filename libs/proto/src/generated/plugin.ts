@@ -5,6 +5,7 @@ import type { AdmissionPluginClient as _hookgate_plugin_v1_AdmissionPluginClient
 import type { AdmissionSummary as _hookgate_plugin_v1_AdmissionSummary, AdmissionSummary__Output as _hookgate_plugin_v1_AdmissionSummary__Output } from './hookgate/plugin/v1/AdmissionSummary.js';
 import type { AdmitRequest as _hookgate_plugin_v1_AdmitRequest, AdmitRequest__Output as _hookgate_plugin_v1_AdmitRequest__Output } from './hookgate/plugin/v1/AdmitRequest.js';
 import type { AdmitResponse as _hookgate_plugin_v1_AdmitResponse, AdmitResponse__Output as _hookgate_plugin_v1_AdmitResponse__Output } from './hookgate/plugin/v1/AdmitResponse.js';
+import type { BatchedCall as _hookgate_plugin_v1_BatchedCall, BatchedCall__Output as _hookgate_plugin_v1_BatchedCall__Output } from './hookgate/plugin/v1/BatchedCall.js';
 import type { DescribeRequest as _hookgate_plugin_v1_DescribeRequest, DescribeRequest__Output as _hookgate_plugin_v1_DescribeRequest__Output } from './hookgate/plugin/v1/DescribeRequest.js';
 import type { DescribeResponse as _hookgate_plugin_v1_DescribeResponse, DescribeResponse__Output as _hookgate_plugin_v1_DescribeResponse__Output } from './hookgate/plugin/v1/DescribeResponse.js';
 import type { HeldEffect as _hookgate_plugin_v1_HeldEffect, HeldEffect__Output as _hookgate_plugin_v1_HeldEffect__Output } from './hookgate/plugin/v1/HeldEffect.js';
@@ -31,6 +32,7 @@ export interface ProtoGrpcType {
         AdmissionSummary: MessageTypeDefinition<_hookgate_plugin_v1_AdmissionSummary, _hookgate_plugin_v1_AdmissionSummary__Output>
         AdmitRequest: MessageTypeDefinition<_hookgate_plugin_v1_AdmitRequest, _hookgate_plugin_v1_AdmitRequest__Output>
         AdmitResponse: MessageTypeDefinition<_hookgate_plugin_v1_AdmitResponse, _hookgate_plugin_v1_AdmitResponse__Output>
+        BatchedCall: MessageTypeDefinition<_hookgate_plugin_v1_BatchedCall, _hookgate_plugin_v1_BatchedCall__Output>
         DescribeRequest: MessageTypeDefinition<_hookgate_plugin_v1_DescribeRequest, _hookgate_plugin_v1_DescribeRequest__Output>
         DescribeResponse: MessageTypeDefinition<_hookgate_plugin_v1_DescribeResponse, _hookgate_plugin_v1_DescribeResponse__Output>
         HeldEffect: MessageTypeDefinition<_hookgate_plugin_v1_HeldEffect, _hookgate_plugin_v1_HeldEffect__Output>

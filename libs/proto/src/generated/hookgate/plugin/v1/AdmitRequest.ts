@@ -1,6 +1,7 @@
 // Original file: proto/hookgate/plugin/v1/plugin.proto
 
 import type { Phase as _hookgate_plugin_v1_Phase, Phase__Output as _hookgate_plugin_v1_Phase__Output } from '../../../hookgate/plugin/v1/Phase.js';
+import type { BatchedCall as _hookgate_plugin_v1_BatchedCall, BatchedCall__Output as _hookgate_plugin_v1_BatchedCall__Output } from '../../../hookgate/plugin/v1/BatchedCall.js';
 
 export interface AdmitRequest {
   /**
@@ -52,6 +53,15 @@ export interface AdmitRequest {
    * (its uid aside: `uid` is authoritative).
    */
   'requestHead'?: (Buffer | Uint8Array | string);
+  /**
+   * Only to plugins whose Describe declares admit_batch, and only on AdmitStream: several hooks of
+   * one phase called together (validating hooks, which run concurrently). The request fields above
+   * (request, or base_request + patch + request_head, and phase) are shared by every entry; `id`,
+   * `hook`, `round`, `uid`, `timeout_ms` and `review_version` of this message are unset and each
+   * entry carries its own. Answer each entry with its own AdmitResponse (its `id`), as soon as it is
+   * ready: the gateway times out, fails and records each entry on its own.
+   */
+  'batch'?: (_hookgate_plugin_v1_BatchedCall)[];
 }
 
 export interface AdmitRequest__Output {
@@ -104,4 +114,13 @@ export interface AdmitRequest__Output {
    * (its uid aside: `uid` is authoritative).
    */
   'requestHead': (Buffer);
+  /**
+   * Only to plugins whose Describe declares admit_batch, and only on AdmitStream: several hooks of
+   * one phase called together (validating hooks, which run concurrently). The request fields above
+   * (request, or base_request + patch + request_head, and phase) are shared by every entry; `id`,
+   * `hook`, `round`, `uid`, `timeout_ms` and `review_version` of this message are unset and each
+   * entry carries its own. Answer each entry with its own AdmitResponse (its `id`), as soon as it is
+   * ready: the gateway times out, fails and records each entry on its own.
+   */
+  'batch': (_hookgate_plugin_v1_BatchedCall__Output)[];
 }

@@ -25,6 +25,10 @@ export interface DescribeResponse {
    * The plugin serves ListHeldEffects and ReconcileOrphan (periodic resync).
    */
   'resync'?: (boolean);
+  /**
+   * The plugin accepts batched AdmitRequests (`batch`) on AdmitStream. Requires admit_stream.
+   */
+  'admitBatch'?: (boolean);
 }
 
 export interface DescribeResponse__Output {
@@ -50,4 +54,8 @@ export interface DescribeResponse__Output {
    * The plugin serves ListHeldEffects and ReconcileOrphan (periodic resync).
    */
   'resync': (boolean);
+  /**
+   * The plugin accepts batched AdmitRequests (`batch`) on AdmitStream. Requires admit_stream.
+   */
+  'admitBatch': (boolean);
 }
