@@ -135,7 +135,7 @@ describe('shareRequest: which calls of a review can travel in one batch', () => 
     {
       name: 'another object: alone',
       call: callFor(other, {
-        request: { ...request, object: { ...(request.object as Record<string, unknown>) } },
+        request: { ...request, object: structuredClone(request.object) },
         patchFromOriginal: samePatch,
       }),
       share: false,
