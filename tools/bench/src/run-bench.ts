@@ -41,6 +41,8 @@ export interface BenchOptions extends MeasureSettings {
   readonly scale: readonly [number, number];
   /** Profile the gateway (node --cpu-prof) and summarise the workers' profiles. */
   readonly cpuProfile: boolean;
+  /** With cpuProfile: keep the raw .cpuprofile files under this directory (default: deleted with the run). */
+  readonly cpuProfileDir?: string;
   readonly progress?: Progress;
 }
 
@@ -151,7 +153,9 @@ async function startFixture(
     `starting ${pluginSpecs.length} plugin processes, ${need.plainWebhooks ? slots.length : 0} http and ` +
       `${need.httpsWebhooks ? mainSlots.length : 0} https webhook processes, and the load generator`,
   );
-  const pluginProfileDir = options.cpuProfile ? await mkdtemp(path.join(workDir, 'plugin-profiles-')) : undefined;
+  const pluginProfileDir = options.cpuProfile
+    ? await mkdtemp(path.join(options.cpuProfileDir ?? workDir, 'plugin-profiles-'))
+    : undefined;
   const pluginExecArgv = pluginProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', pluginProfileDir];
   const tls = need.httpsWebhooks ? await benchTls(workDir) : undefined;
   const [plugins, webhooks, httpsWebhooks, loadgen] = await Promise.all([
@@ -185,7 +189,7 @@ async function runScenario(
     paths: (running: RunningGateway[]) => PathUnderTest[],
   ) => {
     progress(`scenario ${id}: ${title}`);
-    return withGateways(fixture, gateways, options, async (running) => ({
+    return withGateways(fixture, id, gateways, options, async (running) => ({
       id,
       title,
       paths: await measurePaths(fixture.loadgen, paths(running), options, progress),
@@ -299,11 +303,14 @@ interface GatewayRun {
  */
 async function withGateways(
   fixture: Fixture,
+  id: ScenarioId,
   sets: readonly GatewayRun[],
   options: BenchOptions,
   body: (gateways: RunningGateway[]) => Promise<ScenarioResult>,
 ): Promise<ScenarioResult> {
-  const profileDir = options.cpuProfile ? await mkdtemp(path.join(fixture.workDir, 'profiles-')) : undefined;
+  const profileDir = options.cpuProfile
+    ? await mkdtemp(path.join(options.cpuProfileDir ?? fixture.workDir, `gateway-profiles-${id}-`))
+    : undefined;
   const gateways: RunningGateway[] = [];
   try {
     for (const set of sets) {

@@ -3,6 +3,7 @@
  * warm across requests, and two hooks on the same origin with different CA bundles or names to
  * verify (services resolved to one address) never share a TLS session.
  */
+import { createSecureContext } from 'node:tls';
 import { Pool } from 'undici';
 
 export interface ClientPoolOptions {
@@ -33,7 +34,8 @@ export class ClientPools {
       keepAliveTimeout: this.#options.keepAliveTimeoutMs,
       pipelining: 1,
       connect: {
-        ...(ca === undefined ? {} : { ca }),
+        // One secure context per pool: given `ca` instead, every new connection would parse the bundle again.
+        ...(ca === undefined ? {} : { secureContext: createSecureContext({ ca }) }),
         servername: isIpAddress(servername) ? undefined : servername,
         rejectUnauthorized: true,
       },
