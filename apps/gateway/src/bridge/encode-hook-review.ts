@@ -22,6 +22,7 @@ function objectJson(value: unknown): string {
 
 export function encodeHookReview(call: HookCall): Buffer {
   const review = buildHookReview(call);
+  if (review.request === undefined) return Buffer.from(JSON.stringify(review), 'utf8');
   // object, oldObject, dryRun and options are the request's last members (Go's field order) and
   // the request is the review's last member, so the envelope's JSON ends with `}}`.
   const { object, oldObject, dryRun, options, ...head } = review.request;
