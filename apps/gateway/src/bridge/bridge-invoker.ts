@@ -61,6 +61,16 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
   });
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  /** A hook's target never changes (a new configuration compiles new hooks): its URL is parsed once. */
+  const namedEndpoints = new WeakMap<object, EndpointResult>();
+  const namedEndpoint = (target: Exclude<HookCall['hook']['target'], { kind: 'plugin' }>): EndpointResult => {
+    let named = namedEndpoints.get(target);
+    if (named === undefined) {
+      named = resolveHookEndpoint(target);
+      namedEndpoints.set(target, named);
+    }
+    return named;
+  };
   /** Per service name and CA bundle, the origin last dialled: its pool is dropped when the Service moves. */
   const serviceOrigins = new Map<string, string>();
 
@@ -68,7 +78,7 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     const { target } = call.hook;
     if (target.kind === 'plugin')
       return fail(clientFailure(`hook targets plugin "${target.plugin}", not a url or service`));
-    const named = resolveHookEndpoint(target);
+    const named = namedEndpoint(target);
     if (!named.ok) return fail(clientFailure(named.error));
     const query = `${named.endpoint.path.includes('?') ? '&' : '?'}timeout=${hookTimeoutQuery(call.timeoutSeconds)}`;
     const path = `${named.endpoint.path}${query}`;
