@@ -13,7 +13,7 @@ import {
   type HookInvoker,
   type HookReply,
 } from '@hookgate/admission';
-import type { Dispatcher, Pool } from 'undici';
+import type { Pool } from 'undici';
 import { ClientPools } from './client-pools.js';
 import { encodeHookReview } from './encode-hook-review.js';
 import { describeTransportError } from './go-error-text.js';
@@ -24,7 +24,7 @@ import {
   type EndpointResult,
   type HookEndpoint,
 } from './hook-endpoint.js';
-import { readBoundedBody } from './read-bounded-body.js';
+import { exchange, type HookExchange } from './hook-exchange.js';
 import { retryDelayMs } from './retry-after.js';
 import type { ServiceRef } from './service-address.js';
 import type { ServiceResolver } from './service-resolver.js';
@@ -137,32 +137,26 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     // Encoded once per call (the object's JSON once per object) and sent as bytes on every attempt.
     const body = encodeHookReview(call);
     for (let attempt = 1; ; attempt += 1) {
-      let response: Dispatcher.ResponseData;
+      let answer: HookExchange;
       try {
-        response = await pool.request({ method: 'POST', path, headers: REQUEST_HEADERS, body, signal });
+        // The body is read to its end (up to the bound) whatever the status, so that a retried
+        // connection stays reusable.
+        answer = await exchange(pool, { path, headers: REQUEST_HEADERS, body, signal, maxBytes });
       } catch (error) {
         return fail(abortedOrTransport(error, url, endpoint, aborts));
       }
-      const delay = retryDelayMs(response.statusCode, response.headers['retry-after'], attempt, MAX_ATTEMPTS);
+      const delay = retryDelayMs(answer.statusCode, answer.headers['retry-after'], attempt, MAX_ATTEMPTS);
       if (delay !== undefined && options.now() + delay < call.deadline) {
-        // Drain (bounded) so the connection stays reusable; an error here only costs that connection.
-        await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         if (!(await sleep(delay, signal))) return fail(abortedOrTransport(undefined, url, endpoint, aborts));
         continue;
       }
-      let read;
-      try {
-        read = await readBoundedBody(response.body, maxBytes);
-      } catch (error) {
-        return fail(abortedOrTransport(error, url, endpoint, aborts));
-      }
-      if (!read.ok) return fail(transportFailure(url, read.error));
-      const contentType = response.headers['content-type'];
+      if (!answer.body.ok) return fail(transportFailure(url, answer.body.error));
+      const contentType = answer.headers['content-type'];
       return verifyHookResponse(
         {
-          httpStatus: response.statusCode,
+          httpStatus: answer.statusCode,
           ...(typeof contentType === 'string' ? { contentType } : {}),
-          body: read.bytes.toString('utf8'),
+          body: answer.body.bytes.toString('utf8'),
           url,
         },
         call,
