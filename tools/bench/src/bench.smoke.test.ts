@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from './report/format-report.js';
+import { checkTargets } from './report/targets.js';
 import { runBench, type BenchOptions } from './run-bench.js';
 
 // The whole harness, for a fraction of a second: real gateway, plugin, webhook and load processes.
@@ -30,4 +31,21 @@ describe('bench harness', () => {
     expect(report.reviewBytes).toBeGreaterThan(7500);
     expect(formatReport(report)).toMatch(/ratio gateway ÷ baseline/);
   }, 60_000);
+
+  it('runs the one-process, bridge and no-match scenarios and checks their goals', async () => {
+    const report = await runBench({ ...tiny, scenarios: ['one-process', 'bridge', 'no-match'] });
+    const ids = (scenario: string) => report.scenarios.find((s) => s.id === scenario)?.paths.map((p) => p.id);
+    expect(ids('one-process')).toEqual(['gateway', 'baseline']);
+    expect(ids('bridge')).toEqual(['gateway', 'baseline']);
+    expect(ids('no-match')).toEqual(['gateway', 'one-call']);
+    for (const p of report.scenarios.flatMap((s) => s.paths)) {
+      expect(p.maxPerSecond, p.label).toBeGreaterThan(0);
+      expect(Object.keys(p.cpuMicrosPerReview).sort(), p.label).toEqual(
+        p.id === 'gateway' ? ['driver', 'gateway', 'hooks'] : ['driver', 'hooks'],
+      );
+    }
+    const goals = checkTargets(report).map((t) => t.target.slice(0, 2));
+    expect(goals).toEqual(['2.', '4.', '4.']);
+    expect(formatReport(report)).toMatch(/goals \(issue 11\)[\s\S]*bridge[\s\S]*(MET|NOT MET)/);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 /** `npm run bench -- [options]`: parsed and checked, with the defaults the docs quote. */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BenchOptions } from './run-bench.js';
 import { SCENARIO_IDS, isScenarioId, type ScenarioId } from './scenarios.js';
@@ -15,6 +16,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --warmup-ms MS      warm-up per path before measuring (default 1500)
   --scale A,B         registered hooks in the scale scenario (default 10,1000)
   --cpu-prof          profile the gateway (node --cpu-prof) and print where its workers spend time
+  --cpu-prof-dir DIR  with --cpu-prof: keep the raw .cpuprofile files under DIR (for DevTools)
   --json              print the report as JSON on stdout (progress stays on stderr)
   --save FILE         also write the report as JSON to FILE`;
 
@@ -39,6 +41,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       'warmup-ms': { type: 'string', default: '1500' },
       scale: { type: 'string', default: '10,1000' },
       'cpu-prof': { type: 'boolean', default: false },
+      'cpu-prof-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
       save: { type: 'string' },
     },
@@ -64,7 +67,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       concurrency: list(values.concurrency, 'concurrency').map((c) => int(c, 'concurrency', 1)),
       warmupMs: int(values['warmup-ms'], 'warmup-ms', 0),
       scale: [scale[0]!, scale[1]!],
-      cpuProfile: values['cpu-prof'],
+      cpuProfile: values['cpu-prof'] || values['cpu-prof-dir'] !== undefined,
+      ...(values['cpu-prof-dir'] === undefined ? {} : { cpuProfileDir: path.resolve(values['cpu-prof-dir']) }),
     },
   };
 }

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { hookName, type HookPhase, type HookProfile } from './hooks/bench-hooks.js';
+import { hookName, slotName, type HookPhase, type HookProfile } from './hooks/bench-hooks.js';
 import { startGateway, type RunningGateway } from './gateway/start-gateway.js';
 import type { GatewayHookSet } from './gateway/gateway-config.js';
 import { measurePaths, type MeasureSettings, type PathSummary, type PathUnderTest, type Progress } from './measure.js';
@@ -14,13 +14,16 @@ import { ChildSet } from './processes/child-set.js';
 import { LoadgenClient } from './processes/loadgen-client.js';
 import {
   hookSlots,
+  pluginPerSlot,
   startPlugins,
   startWebhooks,
   type RunningPlugin,
   type RunningWebhook,
+  type TlsFiles,
 } from './processes/start-hooks.js';
+import { benchTls, type BenchTls } from './processes/bench-tls.js';
 import { podReview } from './review/pod-review.js';
-import { SCALE_MATCHING_PER_PHASE, scenario, type ScenarioId } from './scenarios.js';
+import { needs, ONE_PLUGIN, SCALE_MATCHING_PER_PHASE, scenario, WORKER_COUNTS, type ScenarioId } from './scenarios.js';
 import {
   profileClockUs,
   summarizeCpuProfiles,
@@ -38,6 +41,8 @@ export interface BenchOptions extends MeasureSettings {
   readonly scale: readonly [number, number];
   /** Profile the gateway (node --cpu-prof) and summarise the workers' profiles. */
   readonly cpuProfile: boolean;
+  /** With cpuProfile: keep the raw .cpuprofile files under this directory (default: deleted with the run). */
+  readonly cpuProfileDir?: string;
   readonly progress?: Progress;
 }
 
@@ -64,8 +69,12 @@ interface Fixture {
   readonly children: ChildSet;
   readonly workDir: string;
   readonly loadgen: LoadgenClient;
+  /** Every plugin process (per slot, and the one serving all hooks). */
   readonly plugins: readonly RunningPlugin[];
   readonly webhooks: readonly RunningWebhook[];
+  readonly httpsWebhooks: readonly RunningWebhook[];
+  /** The serving certificate of the https webhooks and of the gateway in the bridge scenario. */
+  readonly tls: BenchTls | undefined;
   readonly pluginProfileDir: string | undefined;
   /** When measurements ran (profile clock), to leave startup out of the profiles. */
   readonly measured: ProfileWindow[];
@@ -131,21 +140,31 @@ async function startFixture(
   options: BenchOptions,
   progress: Progress,
 ): Promise<Fixture> {
-  const needsBaseline = options.scenarios.some((id) => scenario(id).kind === 'main');
+  const need = needs(options.scenarios);
   const mutating = Math.max(options.mutating, options.scenarios.includes('scale') ? SCALE_MATCHING_PER_PHASE : 0);
   const validating = Math.max(options.validating, options.scenarios.includes('scale') ? SCALE_MATCHING_PER_PHASE : 0);
   const slots = hookSlots(mutating, validating);
+  const mainSlots = hookSlots(options.mutating, options.validating);
+  const pluginSpecs = [
+    ...(need.pluginPerSlot ? pluginPerSlot(slots) : []),
+    ...(need.onePlugin ? [{ name: ONE_PLUGIN, slots: mainSlots }] : []),
+  ];
   progress(
-    `starting ${slots.length} plugin processes${needsBaseline ? `, ${slots.length} webhook processes` : ''} and the load generator`,
+    `starting ${pluginSpecs.length} plugin processes, ${need.plainWebhooks ? slots.length : 0} http and ` +
+      `${need.httpsWebhooks ? mainSlots.length : 0} https webhook processes, and the load generator`,
   );
-  const pluginProfileDir = options.cpuProfile ? await mkdtemp(path.join(workDir, 'plugin-profiles-')) : undefined;
+  const pluginProfileDir = options.cpuProfile
+    ? await mkdtemp(path.join(options.cpuProfileDir ?? workDir, 'plugin-profiles-'))
+    : undefined;
   const pluginExecArgv = pluginProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', pluginProfileDir];
-  const [plugins, webhooks, loadgen] = await Promise.all([
-    startPlugins(children, slots, workDir, pluginExecArgv),
-    needsBaseline ? startWebhooks(children, slots) : Promise.resolve([]),
+  const tls = need.httpsWebhooks ? await benchTls(workDir) : undefined;
+  const [plugins, webhooks, httpsWebhooks, loadgen] = await Promise.all([
+    startPlugins(children, pluginSpecs, workDir, pluginExecArgv),
+    need.plainWebhooks ? startWebhooks(children, slots) : Promise.resolve([]),
+    tls === undefined ? Promise.resolve([]) : startWebhooks(children, mainSlots, tls.files),
     LoadgenClient.start(children),
   ]);
-  return { children, workDir, loadgen, plugins, webhooks, pluginProfileDir, measured: [] };
+  return { children, workDir, loadgen, plugins, webhooks, httpsWebhooks, tls, pluginProfileDir, measured: [] };
 }
 
 async function runScenario(
@@ -155,55 +174,127 @@ async function runScenario(
   progress: Progress,
 ): Promise<ScenarioResult> {
   const s = scenario(id);
-  if (s.kind === 'main') {
-    const title = `${options.mutating}+${options.validating} ${s.profile === 'noop' ? 'no-op' : 'realistic'} hooks`;
-    progress(`scenario ${id}: ${title}`);
-    const hooks: GatewayHookSet = {
-      profile: s.profile,
-      mutating: options.mutating,
-      validating: options.validating,
-      matchesReview: true,
-      fillers: 0,
-    };
-    return withGateways(fixture, [hooks], options, async ([gateway]) => {
-      const paths = [
-        gatewayPath('gateway', 'gateway → plugins', gateway!, fixture),
-        baselinePath(fixture, s.profile, options),
-      ];
-      return { id, title, paths: await measurePaths(fixture.loadgen, paths, options, progress) };
-    });
-  }
-  if (s.kind === 'no-match') {
-    const title = `review no hook matches (${options.mutating}+${options.validating} hooks registered for deployments)`;
-    progress(`scenario ${id}: ${title}`);
-    const hooks: GatewayHookSet = {
-      profile: 'noop',
-      mutating: options.mutating,
-      validating: options.validating,
-      matchesReview: false,
-      fillers: 0,
-    };
-    return withGateways(fixture, [hooks], options, async ([gateway]) => {
-      const paths = [gatewayPath('gateway', 'gateway, no hook matches', gateway!, fixture)];
-      return { id, title, paths: await measurePaths(fixture.loadgen, paths, options, progress) };
-    });
-  }
-  const matching = SCALE_MATCHING_PER_PHASE * 2;
-  const title = `${options.scale[0]} vs ${options.scale[1]} registered hooks, ${SCALE_MATCHING_PER_PHASE}+${SCALE_MATCHING_PER_PHASE} no-op ones match`;
-  progress(`scenario ${id}: ${title}`);
-  const sets = options.scale.map((registered): GatewayHookSet => ({
-    profile: 'noop',
-    mutating: SCALE_MATCHING_PER_PHASE,
-    validating: SCALE_MATCHING_PER_PHASE,
+  const hooks = `${options.mutating}+${options.validating}`;
+  const mainSet = (profile: HookProfile): GatewayHookSet => ({
+    profile,
+    mutating: options.mutating,
+    validating: options.validating,
     matchesReview: true,
-    fillers: Math.max(0, registered - matching),
-  }));
-  return withGateways(fixture, sets, options, async (gateways) => {
-    const paths = gateways.map((gateway, i) =>
-      gatewayPath(`hooks-${options.scale[i]}`, `gateway, ${options.scale[i]} hooks registered`, gateway, fixture),
-    );
-    return { id, title, paths: await measurePaths(fixture.loadgen, paths, options, progress) };
+    fillers: 0,
   });
+  const perSlotPlugins = fixture.plugins.filter((p) => p.name !== ONE_PLUGIN);
+  const measure = async (
+    title: string,
+    gateways: GatewayRun[],
+    paths: (running: RunningGateway[]) => PathUnderTest[],
+  ) => {
+    progress(`scenario ${id}: ${title}`);
+    return withGateways(fixture, id, gateways, options, async (running) => ({
+      id,
+      title,
+      paths: await measurePaths(fixture.loadgen, paths(running), options, progress),
+    }));
+  };
+  switch (s.kind) {
+    case 'main':
+      return measure(
+        `${hooks} ${s.profile === 'noop' ? 'no-op' : 'realistic'} hooks`,
+        [{ hooks: mainSet(s.profile) }],
+        ([gateway]) => [
+          gatewayPath('gateway', 'gateway → plugins', gateway!, perSlotPlugins),
+          baselinePath(fixture.webhooks, s.profile, options, 'plain webhooks (baseline)'),
+        ],
+      );
+    case 'one-process': {
+      const plugin = fixture.plugins.filter((p) => p.name === ONE_PLUGIN);
+      return measure(
+        `${hooks} no-op hooks served by one plugin process`,
+        [{ hooks: { ...mainSet('noop'), backend: { kind: 'one-plugin', plugin: ONE_PLUGIN } } }],
+        ([gateway]) => [
+          gatewayPath('gateway', 'gateway → one plugin', gateway!, plugin),
+          baselinePath(fixture.webhooks, 'noop', options, 'plain webhooks (baseline)'),
+        ],
+      );
+    }
+    case 'bridge': {
+      const tls = fixture.tls!;
+      const origins = Object.fromEntries(fixture.httpsWebhooks.map((w) => [slotName(w), w.origin]));
+      const backend = { kind: 'bridge' as const, origins, caBundle: Buffer.from(tls.caPem).toString('base64') };
+      return measure(
+        `${hooks} existing no-op https webhooks behind the gateway (https)`,
+        [{ hooks: { ...mainSet('noop'), backend }, tls: tls.files }],
+        ([gateway]) => [
+          {
+            ...gatewayPath('gateway', 'gateway → bridge → https hooks', gateway!, []),
+            target: { kind: 'gateway', origin: gateway!.origin, ca: tls.caPem },
+            cpuPids: { gateway: gatewayPids(gateway!), hooks: fixture.httpsWebhooks.map((w) => w.pid) },
+          },
+          baselinePath(fixture.httpsWebhooks, 'noop', options, 'https webhooks, direct', tls.caPem),
+        ],
+      );
+    }
+    case 'no-match': {
+      const noop = fixture.webhooks.find((w) => w.phase === 'validating' && w.index === 0) ?? fixture.webhooks[0]!;
+      return measure(
+        `review no hook matches (${hooks} hooks registered for deployments)`,
+        [{ hooks: { ...mainSet('noop'), matchesReview: false } }],
+        ([gateway]) => [
+          gatewayPath('gateway', 'gateway, no hook matches', gateway!, perSlotPlugins),
+          {
+            id: 'one-call',
+            label: 'one direct call to a no-op webhook',
+            target: {
+              kind: 'webhooks',
+              mutating: [],
+              validating: [`${noop.origin}/${hookName('noop', noop.phase, noop.index)}`],
+            },
+            cpuPids: { hooks: [noop.pid] },
+          },
+        ],
+      );
+    }
+    case 'scale': {
+      const matching = SCALE_MATCHING_PER_PHASE * 2;
+      const sets = options.scale.map((registered): GatewayRun => ({
+        hooks: {
+          profile: 'noop',
+          mutating: SCALE_MATCHING_PER_PHASE,
+          validating: SCALE_MATCHING_PER_PHASE,
+          matchesReview: true,
+          fillers: Math.max(0, registered - matching),
+        },
+      }));
+      return measure(
+        `${options.scale[0]} vs ${options.scale[1]} registered hooks, ${SCALE_MATCHING_PER_PHASE}+${SCALE_MATCHING_PER_PHASE} no-op ones match`,
+        sets,
+        (gateways) =>
+          gateways.map((gateway, i) =>
+            gatewayPath(
+              `hooks-${options.scale[i]}`,
+              `gateway, ${options.scale[i]} hooks registered`,
+              gateway,
+              perSlotPlugins,
+            ),
+          ),
+      );
+    }
+    case 'workers':
+      return measure(
+        `${hooks} no-op hooks, gateway with ${WORKER_COUNTS.join(', ')} workers`,
+        WORKER_COUNTS.map((workers) => ({ hooks: mainSet('noop'), workers })),
+        (gateways) =>
+          gateways.map((gateway, i) =>
+            gatewayPath(`workers-${WORKER_COUNTS[i]}`, `gateway, ${WORKER_COUNTS[i]} workers`, gateway, perSlotPlugins),
+          ),
+      );
+  }
+}
+
+/** One gateway of a scenario: its hooks, and what differs from the options. */
+interface GatewayRun {
+  readonly hooks: GatewayHookSet;
+  readonly workers?: number;
+  readonly tls?: TlsFiles;
 }
 
 /**
@@ -212,20 +303,24 @@ async function runScenario(
  */
 async function withGateways(
   fixture: Fixture,
-  sets: readonly GatewayHookSet[],
+  id: ScenarioId,
+  sets: readonly GatewayRun[],
   options: BenchOptions,
   body: (gateways: RunningGateway[]) => Promise<ScenarioResult>,
 ): Promise<ScenarioResult> {
-  const profileDir = options.cpuProfile ? await mkdtemp(path.join(fixture.workDir, 'profiles-')) : undefined;
+  const profileDir = options.cpuProfile
+    ? await mkdtemp(path.join(options.cpuProfileDir ?? fixture.workDir, `gateway-profiles-${id}-`))
+    : undefined;
   const gateways: RunningGateway[] = [];
   try {
-    for (const hooks of sets) {
+    for (const set of sets) {
       gateways.push(
         await startGateway(fixture.children, {
           workDir: fixture.workDir,
-          hooks,
+          hooks: set.hooks,
           plugins: fixture.plugins,
-          workers: options.workers,
+          workers: set.workers ?? options.workers,
+          ...(set.tls === undefined ? {} : { tls: set.tls }),
           ...(profileDir ? { cpuProfileDir: profileDir } : {}),
         }),
       );
@@ -250,32 +345,46 @@ async function stopGateways(fixture: Fixture, gateways: RunningGateway[]): Promi
   gateways.length = 0;
 }
 
-/** Hooks CPU: all plugin processes (those the scenario does not call stay idle). */
-function gatewayPath(id: string, label: string, gateway: RunningGateway, fixture: Fixture): PathUnderTest {
+const gatewayPids = (gateway: RunningGateway): number[] => [gateway.primaryPid, ...gateway.workerPids];
+
+/** Hooks CPU: the plugin processes the scenario's hooks run in. */
+function gatewayPath(
+  id: string,
+  label: string,
+  gateway: RunningGateway,
+  plugins: readonly RunningPlugin[],
+): PathUnderTest {
   return {
     id,
     label,
     target: { kind: 'gateway', origin: gateway.origin },
-    cpuPids: { gateway: [gateway.primaryPid, ...gateway.workerPids], hooks: fixture.plugins.map((p) => p.pid) },
+    cpuPids: { gateway: gatewayPids(gateway), hooks: plugins.map((p) => p.pid) },
   };
 }
 
-function baselinePath(fixture: Fixture, profile: HookProfile, options: BenchOptions): PathUnderTest {
+function baselinePath(
+  webhooks: readonly RunningWebhook[],
+  profile: HookProfile,
+  options: BenchOptions,
+  label: string,
+  ca?: string,
+): PathUnderTest {
   const urls = (phase: HookPhase, count: number) =>
-    fixture.webhooks
+    webhooks
       .filter((w) => w.phase === phase && w.index < count)
       .sort((a, b) => a.index - b.index)
       .map((w) => `${w.origin}/${hookName(profile, phase, w.index)}`);
-  const used = fixture.webhooks.filter((w) =>
+  const used = webhooks.filter((w) =>
     w.phase === 'mutating' ? w.index < options.mutating : w.index < options.validating,
   );
   return {
     id: 'baseline',
-    label: 'plain webhooks (baseline)',
+    label,
     target: {
       kind: 'webhooks',
       mutating: urls('mutating', options.mutating),
       validating: urls('validating', options.validating),
+      ...(ca === undefined ? {} : { ca }),
     },
     cpuPids: { hooks: used.map((w) => w.pid) },
   };

@@ -4,7 +4,6 @@
  * Everything about the answer's meaning (status codes, uid, patch pairing) is verifyHookResponse's.
  */
 import {
-  buildHookReview,
   hookTimeoutQuery,
   timeoutFailure,
   transportFailure,
@@ -14,8 +13,9 @@ import {
   type HookInvoker,
   type HookReply,
 } from '@hookgate/admission';
-import type { Dispatcher, Pool } from 'undici';
+import type { Pool } from 'undici';
 import { ClientPools } from './client-pools.js';
+import { encodeHookReview } from './encode-hook-review.js';
 import { describeTransportError } from './go-error-text.js';
 import {
   resolveHookEndpoint,
@@ -24,7 +24,7 @@ import {
   type EndpointResult,
   type HookEndpoint,
 } from './hook-endpoint.js';
-import { readBoundedBody } from './read-bounded-body.js';
+import { exchange, type HookExchange } from './hook-exchange.js';
 import { retryDelayMs } from './retry-after.js';
 import type { ServiceRef } from './service-address.js';
 import type { ServiceResolver } from './service-resolver.js';
@@ -61,6 +61,16 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
   });
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  /** A hook's target never changes (a new configuration compiles new hooks): its URL is parsed once. */
+  const namedEndpoints = new WeakMap<object, EndpointResult>();
+  const namedEndpoint = (target: Exclude<HookCall['hook']['target'], { kind: 'plugin' }>): EndpointResult => {
+    let named = namedEndpoints.get(target);
+    if (named === undefined) {
+      named = resolveHookEndpoint(target);
+      namedEndpoints.set(target, named);
+    }
+    return named;
+  };
   /** Per service name and CA bundle, the origin last dialled: its pool is dropped when the Service moves. */
   const serviceOrigins = new Map<string, string>();
 
@@ -68,26 +78,26 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     const { target } = call.hook;
     if (target.kind === 'plugin')
       return fail(clientFailure(`hook targets plugin "${target.plugin}", not a url or service`));
-    const named = resolveHookEndpoint(target);
+    const named = namedEndpoint(target);
     if (!named.ok) return fail(clientFailure(named.error));
     const query = `${named.endpoint.path.includes('?') ? '&' : '?'}timeout=${hookTimeoutQuery(call.timeoutSeconds)}`;
     const path = `${named.endpoint.path}${query}`;
     const url = `${named.endpoint.url}${query}`;
     const remaining = call.deadline - options.now();
     if (remaining <= 0) return fail(timeoutFailure(url));
-    // Our own timer (cleared on every path) rather than AbortSignal.timeout, whose timer outlives the call.
-    const timer = new AbortController();
-    const handle = setTimeout(() => timer.abort(), Math.ceil(remaining));
+    // One controller for the caller's signal and our own deadline timer (cleared on every path):
+    // AbortSignal.any and AbortSignal.timeout cost far more per call, and the latter's timer outlives it.
+    const aborts = new CallAbort(signal, remaining);
     try {
-      const resolved = await dialledEndpoint(call, named, AbortSignal.any([signal, timer.signal]));
+      const resolved = await dialledEndpoint(call, named, aborts.signal);
       // As in the apiserver, a service that does not resolve fails the dial: a transport error.
       if (!resolved.ok) return fail(transportFailure(url, resolved.error));
       const endpoint = resolved.endpoint;
       const pool = pools.poolFor(endpoint.origin, endpoint.servername, endpoint.caBundle);
       if (!pool.ok) return fail(clientFailure(pool.error));
-      return await post(pool.pool, endpoint, path, url, call, signal, timer.signal);
+      return await post(pool.pool, endpoint, path, url, call, aborts);
     } finally {
-      clearTimeout(handle);
+      aborts.dispose();
     }
   }) satisfies HookInvoker;
 
@@ -121,39 +131,32 @@ export function createBridgeInvoker(options: BridgeOptions): BridgeInvoker {
     path: string,
     url: string,
     call: HookCall,
-    caller: AbortSignal,
-    deadline: AbortSignal,
+    aborts: CallAbort,
   ): Promise<HookReply> {
-    const combined = AbortSignal.any([caller, deadline]);
-    const body = JSON.stringify(buildHookReview(call));
+    const signal = aborts.signal;
+    // Encoded once per call (the object's JSON once per object) and sent as bytes on every attempt.
+    const body = encodeHookReview(call);
     for (let attempt = 1; ; attempt += 1) {
-      let response: Dispatcher.ResponseData;
+      let answer: HookExchange;
       try {
-        response = await pool.request({ method: 'POST', path, headers: REQUEST_HEADERS, body, signal: combined });
+        // The body is read to its end (up to the bound) whatever the status, so that a retried
+        // connection stays reusable.
+        answer = await exchange(pool, { path, headers: REQUEST_HEADERS, body, signal, maxBytes });
       } catch (error) {
-        return fail(abortedOrTransport(error, url, endpoint, deadline, caller));
+        return fail(abortedOrTransport(error, url, endpoint, aborts));
       }
-      const delay = retryDelayMs(response.statusCode, response.headers['retry-after'], attempt, MAX_ATTEMPTS);
+      const delay = retryDelayMs(answer.statusCode, answer.headers['retry-after'], attempt, MAX_ATTEMPTS);
       if (delay !== undefined && options.now() + delay < call.deadline) {
-        // Drain (bounded) so the connection stays reusable; an error here only costs that connection.
-        await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-        if (!(await sleep(delay, combined)))
-          return fail(abortedOrTransport(undefined, url, endpoint, deadline, caller));
+        if (!(await sleep(delay, signal))) return fail(abortedOrTransport(undefined, url, endpoint, aborts));
         continue;
       }
-      let read;
-      try {
-        read = await readBoundedBody(response.body, maxBytes);
-      } catch (error) {
-        return fail(abortedOrTransport(error, url, endpoint, deadline, caller));
-      }
-      if (!read.ok) return fail(transportFailure(url, read.error));
-      const contentType = response.headers['content-type'];
+      if (!answer.body.ok) return fail(transportFailure(url, answer.body.error));
+      const contentType = answer.headers['content-type'];
       return verifyHookResponse(
         {
-          httpStatus: response.statusCode,
+          httpStatus: answer.statusCode,
           ...(typeof contentType === 'string' ? { contentType } : {}),
-          body: read.bytes.toString('utf8'),
+          body: answer.body.bytes.toString('utf8'),
           url,
         },
         call,
@@ -178,15 +181,48 @@ function clientFailure(detail: string): HookFailure {
   return { kind: 'client', message: `could not get REST client: ${detail}`, code: 500 };
 }
 
-function abortedOrTransport(
-  error: unknown,
-  url: string,
-  endpoint: HookEndpoint,
-  deadline: AbortSignal,
-  caller: AbortSignal,
-): HookFailure {
-  if (deadline.aborted) return timeoutFailure(url);
-  if (caller.aborted) return transportFailure(url, 'context canceled');
+/**
+ * Why a call stops early: the caller's signal (the review was abandoned) or the hook's deadline.
+ * Both abort one controller, whose signal the request and any retry wait listen to.
+ */
+class CallAbort {
+  readonly #controller = new AbortController();
+  readonly #caller: AbortSignal;
+  readonly #timer: NodeJS.Timeout;
+  #timedOut = false;
+  readonly #onCallerAbort = () => this.#controller.abort();
+
+  constructor(caller: AbortSignal, remainingMs: number) {
+    this.#caller = caller;
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      this.#controller.abort();
+    }, Math.ceil(remainingMs));
+    if (caller.aborted) this.#controller.abort();
+    else caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
+  get callerAborted(): boolean {
+    return this.#caller.aborted;
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#caller.removeEventListener('abort', this.#onCallerAbort);
+  }
+}
+
+function abortedOrTransport(error: unknown, url: string, endpoint: HookEndpoint, aborts: CallAbort): HookFailure {
+  if (aborts.timedOut) return timeoutFailure(url);
+  if (aborts.callerAborted) return transportFailure(url, 'context canceled');
   return transportFailure(url, describeTransportError(error, endpoint));
 }
 

@@ -3,6 +3,7 @@
  * warm across requests, and two hooks on the same origin with different CA bundles or names to
  * verify (services resolved to one address) never share a TLS session.
  */
+import { createSecureContext } from 'node:tls';
 import { Pool } from 'undici';
 
 export interface ClientPoolOptions {
@@ -14,7 +15,12 @@ export interface ClientPoolOptions {
 export type PoolResult = { ok: true; pool: Pool } | { ok: false; error: string };
 
 export class ClientPools {
-  readonly #pools = new Map<string, Pool>();
+  /**
+   * By CA bundle, then `origin\0servername`: the bundle (kilobytes of base64, the same string
+   * instance on every call of a hook) is a key of its own, so a call never builds and hashes a
+   * new long string to find its pool.
+   */
+  readonly #pools = new Map<string, Map<string, Pool>>();
   readonly #options: ClientPoolOptions;
 
   constructor(options: ClientPoolOptions) {
@@ -23,8 +29,8 @@ export class ClientPools {
 
   /** The pool for an endpoint; a caBundle that holds no PEM certificate is a client construction error. */
   poolFor(origin: string, servername: string, caBundle: string): PoolResult {
-    const key = `${origin}\u0000${servername}\u0000${caBundle}`;
-    const existing = this.#pools.get(key);
+    const key = `${origin}\u0000${servername}`;
+    const existing = this.#pools.get(caBundle)?.get(key);
     if (existing) return { ok: true, pool: existing };
     const ca = decodeCaBundle(caBundle);
     if (ca === null) return { ok: false, error: 'unable to load root certificates: caBundle holds no PEM certificate' };
@@ -33,12 +39,18 @@ export class ClientPools {
       keepAliveTimeout: this.#options.keepAliveTimeoutMs,
       pipelining: 1,
       connect: {
-        ...(ca === undefined ? {} : { ca }),
+        // One secure context per pool: given `ca` instead, every new connection would parse the bundle again.
+        ...(ca === undefined ? {} : { secureContext: createSecureContext({ ca }) }),
         servername: isIpAddress(servername) ? undefined : servername,
         rejectUnauthorized: true,
       },
     });
-    this.#pools.set(key, pool);
+    let byEndpoint = this.#pools.get(caBundle);
+    if (byEndpoint === undefined) {
+      byEndpoint = new Map();
+      this.#pools.set(caBundle, byEndpoint);
+    }
+    byEndpoint.set(key, pool);
     return { ok: true, pool };
   }
 
@@ -47,15 +59,17 @@ export class ClientPools {
    * requests in flight on it finish first, new ones get a new pool.
    */
   drop(origin: string, servername: string, caBundle: string): void {
-    const key = `${origin}\u0000${servername}\u0000${caBundle}`;
-    const pool = this.#pools.get(key);
-    if (pool === undefined) return;
-    this.#pools.delete(key);
+    const byEndpoint = this.#pools.get(caBundle);
+    const key = `${origin}\u0000${servername}`;
+    const pool = byEndpoint?.get(key);
+    if (byEndpoint === undefined || pool === undefined) return;
+    byEndpoint.delete(key);
+    if (byEndpoint.size === 0) this.#pools.delete(caBundle);
     void pool.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {
-    const pools = [...this.#pools.values()];
+    const pools = [...this.#pools.values()].flatMap((byEndpoint) => [...byEndpoint.values()]);
     this.#pools.clear();
     await Promise.allSettled(pools.map((p) => p.close()));
   }

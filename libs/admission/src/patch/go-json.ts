@@ -8,7 +8,9 @@
  * A port of the state machine in Go's encoding/json/scanner.go, over UTF-8 bytes like Go.
  */
 
-const MAX_NESTING_DEPTH = 10000;
+/** Go's encoding/json rejects nesting deeper than this (`exceeded max depth`). */
+export const GO_MAX_NESTING_DEPTH = 10000;
+const MAX_NESTING_DEPTH = GO_MAX_NESTING_DEPTH;
 
 type ParseState = 'objectKey' | 'objectValue' | 'arrayValue';
 type Step = (c: number) => 'continue' | 'error';

@@ -328,6 +328,12 @@ describe('verifyHookResponse: decoding a 2xx body', () => {
       message: `${F}couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value`,
     },
     {
+      // JSON.parse would accept it: Go's limit decides.
+      name: 'JSON nested deeper than Go allows',
+      input: http(`{"a":${'['.repeat(10_001)}${']'.repeat(10_001)}}`),
+      message: `${F}couldn't get version/kind; json parse error: invalid character '[' exceeded max depth`,
+    },
+    {
       name: 'JSON array',
       input: http('[]'),
       message: `${F}couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${findKind}`,

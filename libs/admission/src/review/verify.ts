@@ -9,7 +9,7 @@ import type { HookAnswer, HookCall, HookReply } from '../types/invoker.js';
 import type { HookFailure, HookFailureKind } from '../types/hook-failure.js';
 import { goQuote } from '../errors/go-quote.js';
 import { isPlainObject as isObject, ownMember as own, setOwnMember } from '../own-members.js';
-import { checkGoJsonSyntax } from '../patch/go-json.js';
+import { checkGoJsonSyntax, GO_MAX_NESTING_DEPTH } from '../patch/go-json.js';
 import { decodeBase64Text } from './base64.js';
 import { isJsonBuffer, yamlBodyToValue } from './yaml-body.js';
 import { jsonTypeName, notAnObjectError } from '../patch/go-decode-errors.js';
@@ -351,6 +351,16 @@ function readBody(body: string): { ok: true; value: unknown } | DecodeError {
     const converted = yamlBodyToValue(body);
     // Go's json.Unmarshal of null into a struct leaves it empty.
     return converted.ok ? { ok: true, value: converted.value ?? {} } : converted;
+  }
+  // JSON.parse accepts what Go's scanner accepts, except nesting deeper than Go's limit, which
+  // needs a body longer than that limit: only then, or when the parse fails, is the (slower) Go
+  // scanner run, for its verdict and its wording of the error.
+  if (body.length <= GO_MAX_NESTING_DEPTH) {
+    try {
+      return { ok: true, value: JSON.parse(body) as unknown };
+    } catch {
+      // Go's wording below.
+    }
   }
   const syntax = checkGoJsonSyntax(body);
   if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };

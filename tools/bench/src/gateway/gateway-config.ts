@@ -5,8 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hookName, pluginName, type HookPhase, type HookProfile } from '../hooks/bench-hooks.js';
-import type { RunningPlugin } from '../processes/start-hooks.js';
+import { hookName, pluginName, slotName, type HookPhase, type HookProfile } from '../hooks/bench-hooks.js';
+import type { RunningPlugin, TlsFiles } from '../processes/start-hooks.js';
 import { REVIEW_NAMESPACE } from '../review/pod-review.js';
 
 export interface GatewayHookSet {
@@ -18,13 +18,23 @@ export interface GatewayHookSet {
   readonly matchesReview: boolean;
   /** Further registered hooks the review never matches (other resources, or Pod UPDATE/DELETE). */
   readonly fillers: number;
+  /** Who serves the hooks; default: the plugin of each hook's slot (`bench-m0`...). */
+  readonly backend?: HookBackend;
 }
+
+export type HookBackend =
+  /** Every hook served by one plugin process. */
+  | { readonly kind: 'one-plugin'; readonly plugin: string }
+  /** Existing https webhooks behind the bridge: `origins[slot name]` (`m0` → `https://127.0.0.1:port`). */
+  | { readonly kind: 'bridge'; readonly origins: Readonly<Record<string, string>>; readonly caBundle: string };
 
 export interface GatewayListen {
   readonly port: number;
   readonly metricsPort: number;
   readonly workers: number;
   readonly stateDir: string;
+  /** Serve admission over https with these files (the bridge scenario); plain http otherwise. */
+  readonly tls?: TlsFiles;
 }
 
 type Rule = Record<string, unknown>;
@@ -73,7 +83,12 @@ function gatewayConfiguration(plugins: readonly RunningPlugin[], listen: Gateway
   return {
     apiVersion: 'hookgate.dev/v1alpha1',
     kind: 'GatewayConfiguration',
-    admission: { host: '127.0.0.1', port: listen.port, tls: { disabled: true } },
+    admission: {
+      host: '127.0.0.1',
+      port: listen.port,
+      tls:
+        listen.tls === undefined ? { disabled: true } : { certFile: listen.tls.certFile, keyFile: listen.tls.keyFile },
+    },
     metrics: { host: '127.0.0.1', port: listen.metricsPort },
     stateDir: listen.stateDir,
     plugins: plugins.map((p) => ({ name: p.name, target: p.target })),
@@ -88,10 +103,15 @@ function configuration(kind: string, name: string, webhooks: unknown[]): Record<
   return { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks };
 }
 
-function webhook(phase: HookPhase, name: string, plugin: string, rule: Rule): Record<string, unknown> {
+function webhook(
+  phase: HookPhase,
+  name: string,
+  clientConfig: Record<string, unknown>,
+  rule: Rule,
+): Record<string, unknown> {
   return {
     name,
-    clientConfig: { plugin },
+    clientConfig,
     rules: [rule],
     failurePolicy: 'Fail',
     matchPolicy: 'Equivalent',
@@ -104,14 +124,28 @@ function webhook(phase: HookPhase, name: string, plugin: string, rule: Rule): Re
 
 function matchingWebhooks(hooks: GatewayHookSet, phase: HookPhase): unknown[] {
   const count = phase === 'mutating' ? hooks.mutating : hooks.validating;
-  return Array.from({ length: count }, (_, index) =>
-    webhook(
+  return Array.from({ length: count }, (_, index) => {
+    const name = hookName(hooks.profile, phase, index);
+    return webhook(
       phase,
-      hookName(hooks.profile, phase, index),
-      pluginName(phase, index),
+      name,
+      clientConfig(hooks.backend, phase, index, name),
       hooks.matchesReview ? POD_CREATE : DEPLOYMENT_CREATE,
-    ),
-  );
+    );
+  });
+}
+
+function clientConfig(
+  backend: HookBackend | undefined,
+  phase: HookPhase,
+  index: number,
+  name: string,
+): Record<string, unknown> {
+  if (backend === undefined) return { plugin: pluginName(phase, index) };
+  if (backend.kind === 'one-plugin') return { plugin: backend.plugin };
+  const origin = backend.origins[slotName({ phase, index })];
+  if (origin === undefined) throw new Error(`bridge scenario: no https webhook for ${name}`);
+  return { url: `${origin}/${name}`, caBundle: backend.caBundle };
 }
 
 /**
@@ -140,7 +174,7 @@ function fillerConfigurations(count: number): unknown[] {
               resources: [`widgets${k}`],
               scope: '*',
             };
-      webhooks.push(webhook(phase, `filler-${k}.bench.hookgate.dev`, pluginName(phase, 0), rule));
+      webhooks.push(webhook(phase, `filler-${k}.bench.hookgate.dev`, { plugin: pluginName(phase, 0) }, rule));
     }
     const kind = phase === 'mutating' ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';
     configurations.push(configuration(kind, `bench-fillers-${configurations.length}`, webhooks));

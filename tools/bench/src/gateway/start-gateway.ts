@@ -6,7 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '@hookgate/devtools';
-import type { RunningPlugin } from '../processes/start-hooks.js';
+import type { RunningPlugin, TlsFiles } from '../processes/start-hooks.js';
 import type { ChildSet, TrackedChild } from '../processes/child-set.js';
 import { isReadyLine } from '../processes/exit-with-parent.js';
 import type { GatewaySupervisorOptions } from '../processes/gateway-supervisor.js';
@@ -29,6 +29,8 @@ export interface GatewayStartOptions {
   readonly hooks: GatewayHookSet;
   readonly plugins: readonly RunningPlugin[];
   readonly workers: number;
+  /** Serve admission over https (the bridge scenario). */
+  readonly tls?: TlsFiles;
   /** Write V8 CPU profiles of the primary and the workers here (node --cpu-prof). */
   readonly cpuProfileDir?: string;
 }
@@ -42,6 +44,7 @@ export async function startGateway(children: ChildSet, options: GatewayStartOpti
     metricsPort,
     workers: options.workers,
     stateDir: path.join(dir, 'state'),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
   });
   const supervised: GatewaySupervisorOptions = {
     configDir,
@@ -49,6 +52,7 @@ export async function startGateway(children: ChildSet, options: GatewayStartOpti
     port,
     metricsPort,
     workers: options.workers,
+    https: options.tls !== undefined,
     execArgv: options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir],
   };
   // The CLI registers tsx itself; --cpu-prof is inherited by the cluster workers through execArgv.
@@ -65,7 +69,7 @@ export async function startGateway(children: ChildSet, options: GatewayStartOpti
   const workerPids = childPids(primaryPid);
   children.adoptGrandchildren(workerPids);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     primaryPid,
     workerPids,
     configDir,

@@ -39,12 +39,29 @@ export function benchHook(profile: HookProfile, phase: HookPhase, index: number)
     return profile === 'noop'
       ? { name, phase, profile }
       : { name, phase, profile, mutate: MUTATIONS[index % MUTATIONS.length]! };
-  return {
-    name,
-    phase,
-    profile,
-    validate: profile === 'noop' ? () => undefined : VALIDATIONS[index % VALIDATIONS.length]!,
-  };
+  // Undefined for a no-op validating hook: it allows without looking at the object.
+  return profile === 'noop'
+    ? { name, phase, profile }
+    : { name, phase, profile, validate: VALIDATIONS[index % VALIDATIONS.length]! };
+}
+
+/** One hook index of one phase: `m0`, `v2`. */
+export interface HookSlot {
+  readonly phase: HookPhase;
+  readonly index: number;
+}
+
+export const slotName = (slot: HookSlot): string => `${slot.phase === 'mutating' ? 'm' : 'v'}${slot.index}`;
+
+/** `m0,m1,v0` → slots; undefined when any item is not `m<N>` or `v<N>`. */
+export function parseSlots(text: string): HookSlot[] | undefined {
+  const slots: HookSlot[] = [];
+  for (const item of text.split(',')) {
+    const match = /^([mv])(\d+)$/.exec(item.trim());
+    if (match === null) return undefined;
+    slots.push({ phase: match[1] === 'm' ? 'mutating' : 'validating', index: Number(match[2]) });
+  }
+  return slots.length > 0 ? slots : undefined;
 }
 
 const MUTATIONS: readonly Mutation[] = [addOwnershipLabels, defaultContainerSettings, defaultSecurityContext];

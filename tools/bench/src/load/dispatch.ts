@@ -2,21 +2,18 @@
  * The emulated apiserver's webhook dispatch for one review. Through the gateway: POST /mutate,
  * apply the combined patch, POST /validate. Plain webhooks: each mutating hook in turn, its patch
  * applied before the next one, then all validating hooks concurrently. Every call gets a fresh
- * uid and `?timeout=10s`, and its answer is checked (HTTP 200, same uid, allowed).
+ * uid and `?timeout=10s`, and its answer is checked (HTTP 200, same uid, allowed). Connections are
+ * kept alive and not pipelined, as the apiserver's HTTP/1.1 client does; https origins are
+ * verified against the target's CA.
  */
 import { Pool } from 'undici';
 import type { JsonObject } from '../hooks/bench-hooks.js';
+import { checkAnswer, type CheckedAnswer } from './answer-check.js';
+import { post } from './post.js';
 import type { TargetSpec } from './protocol.js';
 import { applyResponsePatch, type EncodedReview, type ReviewBodies } from './review-bodies.js';
 
 export type AdmitOne = () => Promise<void>;
-
-interface AdmissionResponse {
-  uid?: string;
-  allowed?: boolean;
-  patch?: string;
-  status?: { message?: string };
-}
 
 const TIMEOUT_QUERY = '?timeout=10s';
 
@@ -30,14 +27,16 @@ export class Dispatchers {
 
   admitter(target: TargetSpec, bodies: ReviewBodies): AdmitOne {
     if (target.kind === 'gateway') {
-      const mutate = this.#endpoint(`${target.origin}/mutate`);
-      const validate = this.#endpoint(`${target.origin}/validate`);
+      const mutate = this.#endpoint(`${target.origin}/mutate`, target.ca);
+      const validate = this.#endpoint(`${target.origin}/validate`, target.ca);
       return async () => {
         await validate(bodies, await mutatingChain([mutate], bodies));
       };
     }
-    const mutating = target.mutating.map((url) => this.#endpoint(url));
-    const validating = target.validating.map((url) => this.#endpoint(url));
+    const mutating = target.mutating.map((url) => this.#endpoint(url, target.ca));
+    const validating = target.validating.map((url) => this.#endpoint(url, target.ca));
+    if (validating.length === 1)
+      return async () => void (await validating[0]!(bodies, await mutatingChain(mutating, bodies)));
     return async () => {
       const encoded = await mutatingChain(mutating, bodies);
       await Promise.all(validating.map((call) => call(bodies, encoded)));
@@ -61,7 +60,7 @@ export class Dispatchers {
     this.#pools.clear();
   }
 
-  #pool(origin: string): Pool {
+  #pool(origin: string, ca: string | undefined): Pool {
     let pool = this.#pools.get(origin);
     if (pool === undefined) {
       pool = new Pool(origin, {
@@ -69,6 +68,7 @@ export class Dispatchers {
         pipelining: 1,
         keepAliveTimeout: 60_000,
         keepAliveMaxTimeout: 600_000,
+        ...(ca === undefined ? {} : { connect: { ca, rejectUnauthorized: true } }),
       });
       this.#pools.set(origin, pool);
     }
@@ -76,41 +76,29 @@ export class Dispatchers {
   }
 
   /** One webhook endpoint: sends an encoded review with a fresh uid and checks the answer. */
-  #endpoint(url: string): Endpoint {
+  #endpoint(url: string, ca: string | undefined): Endpoint {
     const parsed = new URL(url);
-    const pool = this.#pool(parsed.origin);
+    const pool = this.#pool(parsed.origin, ca);
     const path = parsed.pathname + TIMEOUT_QUERY;
     return async (bodies, encoded) => {
       const uid = bodies.nextUid();
-      const { statusCode, body } = await pool.request({
-        method: 'POST',
-        path,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: encoded.withUid(uid),
-      });
-      const text = await body.text();
-      if (statusCode !== 200) throw new Error(`${url}: HTTP ${statusCode}: ${text.slice(0, 300)}`);
-      const response = (JSON.parse(text) as { response?: AdmissionResponse }).response;
-      if (response?.uid !== uid)
-        throw new Error(`${url}: the answer's uid ${JSON.stringify(response?.uid)} is not the request's ${uid}`);
-      if (response.allowed !== true)
-        throw new Error(`${url}: denied: ${response.status?.message ?? 'without explanation'}`);
-      return response;
+      const answer = await post(pool, path, encoded.withUid(uid));
+      return checkAnswer(url, answer.statusCode, answer.body, uid);
     };
   }
 }
 
-type Endpoint = (bodies: ReviewBodies, encoded: EncodedReview) => Promise<AdmissionResponse>;
+type Endpoint = (bodies: ReviewBodies, encoded: EncodedReview) => Promise<CheckedAnswer>;
 
 /** Runs mutating calls in order, each on the object as patched so far; returns the final encoding. */
 async function mutatingChain(calls: readonly Endpoint[], bodies: ReviewBodies): Promise<EncodedReview> {
   let object: JsonObject | undefined;
   let encoded = bodies.original;
   for (const call of calls) {
-    const response = await call(bodies, encoded);
-    if (response.patch === undefined) continue;
+    const { patch } = await call(bodies, encoded);
+    if (patch === undefined) continue;
     object ??= bodies.copyOfObject();
-    applyResponsePatch(object, response.patch);
+    applyResponsePatch(object, patch);
     encoded = bodies.encode(object);
   }
   return encoded;

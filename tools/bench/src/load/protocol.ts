@@ -3,9 +3,15 @@
 /** Where the emulated apiserver sends each review. URLs are absolute (http://127.0.0.1:port/path). */
 export type TargetSpec =
   /** The gateway's two registrations: POST /mutate, apply the combined patch, POST /validate. */
-  | { readonly kind: 'gateway'; readonly origin: string }
+  | { readonly kind: 'gateway'; readonly origin: string; readonly ca?: string }
   /** Plain webhooks: mutating ones in order (each patch applied before the next), validating ones concurrently. */
-  | { readonly kind: 'webhooks'; readonly mutating: readonly string[]; readonly validating: readonly string[] };
+  | {
+      readonly kind: 'webhooks';
+      readonly mutating: readonly string[];
+      readonly validating: readonly string[];
+      readonly ca?: string;
+    };
+/** `ca`: the PEM CA that https origins are verified against (the bridge scenario). */
 
 export type LoadSpec =
   /** Closed loop: `concurrency` reviews in flight, each started when the previous one finished. */

@@ -17,6 +17,8 @@ export interface GatewaySupervisorOptions {
   readonly port: number;
   readonly metricsPort: number;
   readonly workers: number;
+  /** Serve https with the configuration's certificate files (the bridge scenario) rather than plain http. */
+  readonly https: boolean;
   /** Node flags for the gateway (`--cpu-prof ...`); the cluster workers inherit them through execArgv. */
   readonly execArgv: readonly string[];
 }
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     port: options.port,
     metricsPort: options.metricsPort,
     execArgv: options.execArgv,
+    insecureHttp: !options.https,
     extraArgs: ['--workers', String(options.workers), '--log-level', 'warn'],
     readyTimeoutMs: READY_TIMEOUT_MS,
     stopGraceMs: GRACE_MS,

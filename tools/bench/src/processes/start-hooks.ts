@@ -1,31 +1,40 @@
 /**
- * Starts the hooks: one SDK plugin process per hook (unix socket) for the gateway, and one plain
- * webhook process per hook (node:http on a loopback port) for the baseline. All in parallel.
+ * Starts the hooks: SDK plugin processes (unix sockets) for the gateway, one per hook or one for
+ * several, and one plain webhook process per hook (node:http or node:https on a loopback port) for
+ * the baseline and the bridge. All in parallel.
  */
 import path from 'node:path';
-import { pluginName, type HookPhase } from '../hooks/bench-hooks.js';
+import { pluginName, slotName, type HookSlot } from '../hooks/bench-hooks.js';
 import type { ChildSet } from './child-set.js';
 import { isReadyLine } from './exit-with-parent.js';
 import { benchScript, nodeArgs } from './node-scripts.js';
 
 const READY_TIMEOUT_MS = 60_000;
 
-export interface HookSlot {
-  readonly phase: HookPhase;
-  readonly index: number;
+export type { HookSlot };
+
+/** One plugin process and the hook slots it serves. */
+export interface PluginSpec {
+  readonly name: string;
+  readonly slots: readonly HookSlot[];
 }
 
-export interface RunningPlugin extends HookSlot {
-  readonly name: string;
+export interface RunningPlugin extends PluginSpec {
   /** `unix:///.../bench-m0.sock` */
   readonly target: string;
   readonly pid: number;
 }
 
 export interface RunningWebhook extends HookSlot {
-  /** `http://127.0.0.1:port` */
+  /** `http://127.0.0.1:port`, or `https://` with TLS */
   readonly origin: string;
   readonly pid: number;
+}
+
+/** Serving certificate files for https webhooks. */
+export interface TlsFiles {
+  readonly certFile: string;
+  readonly keyFile: string;
 }
 
 export function hookSlots(mutating: number, validating: number): HookSlot[] {
@@ -35,41 +44,56 @@ export function hookSlots(mutating: number, validating: number): HookSlot[] {
   ];
 }
 
+/** One plugin per slot, named after it (`bench-m0`). */
+export const pluginPerSlot = (slots: readonly HookSlot[]): PluginSpec[] =>
+  slots.map((slot) => ({ name: pluginName(slot.phase, slot.index), slots: [slot] }));
+
 export function startPlugins(
   children: ChildSet,
-  slots: readonly HookSlot[],
+  specs: readonly PluginSpec[],
   socketDir: string,
   execArgv: readonly string[] = [],
 ): Promise<RunningPlugin[]> {
   return Promise.all(
-    slots.map(async (slot) => {
-      const name = pluginName(slot.phase, slot.index);
-      const target = `unix://${path.join(socketDir, `${name}.sock`)}`;
+    specs.map(async (spec) => {
+      const target = `unix://${path.join(socketDir, `${spec.name}.sock`)}`;
       const child = children.start(
-        `plugin ${name}`,
+        `plugin ${spec.name}`,
         process.execPath,
         nodeArgs(
           benchScript('processes/plugin-main.ts'),
-          ['--phase', slot.phase, '--index', String(slot.index), '--listen', target],
+          ['--name', spec.name, '--slots', spec.slots.map(slotName).join(','), '--listen', target],
           execArgv,
         ),
       );
       await child.readyLine(isReadyLine, READY_TIMEOUT_MS);
-      return { ...slot, name, target, pid: child.pid };
+      return { ...spec, target, pid: child.pid };
     }),
   );
 }
 
-export function startWebhooks(children: ChildSet, slots: readonly HookSlot[]): Promise<RunningWebhook[]> {
+export function startWebhooks(
+  children: ChildSet,
+  slots: readonly HookSlot[],
+  tls?: TlsFiles,
+): Promise<RunningWebhook[]> {
+  const tlsArgs = tls === undefined ? [] : ['--tls-cert', tls.certFile, '--tls-key', tls.keyFile];
   return Promise.all(
     slots.map(async (slot) => {
       const child = children.start(
-        `webhook ${pluginName(slot.phase, slot.index)}`,
+        `${tls === undefined ? 'webhook' : 'https webhook'} ${pluginName(slot.phase, slot.index)}`,
         process.execPath,
-        nodeArgs(benchScript('processes/webhook-main.ts'), ['--phase', slot.phase, '--index', String(slot.index)]),
+        nodeArgs(benchScript('processes/webhook-main.ts'), [
+          '--phase',
+          slot.phase,
+          '--index',
+          String(slot.index),
+          ...tlsArgs,
+        ]),
       );
       const ready = await child.readyLine(isReadyLine, READY_TIMEOUT_MS);
-      return { ...slot, origin: `http://127.0.0.1:${ready.port ?? 0}`, pid: child.pid };
+      const scheme = tls === undefined ? 'http' : 'https';
+      return { ...slot, origin: `${scheme}://127.0.0.1:${ready.port ?? 0}`, pid: child.pid };
     }),
   );
 }

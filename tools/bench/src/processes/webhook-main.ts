@@ -1,21 +1,34 @@
 /**
  * The baseline: the same hooks as plain AdmissionReview webhooks, the way most webhooks are written
  * today (node:http, keep-alive, JSON in and out, the patch computed by diffing the decoded object).
- * One process per hook index and phase, serving the no-op and the realistic hook at `/<hook name>`.
+ * One process per hook index and phase, serving the no-op and the realistic hook at `/<hook name>`;
+ * over https with --tls-cert/--tls-key (the existing webhooks of the bridge scenario).
  *
  *   node --import tsx webhook-main.ts --phase validating --index 2     (prints {"ready":true,"port":N})
+ *   node --import tsx webhook-main.ts --phase mutating --index 0 --tls-cert c.pem --tls-key k.pem
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { parseArgs } from 'node:util';
 import fastJsonPatch from 'fast-json-patch';
 import { benchHook, type BenchHook, type HookPhase, type JsonObject } from '../hooks/bench-hooks.js';
 import { announceReady, exitWithParent } from './exit-with-parent.js';
 
-const { values } = parseArgs({ options: { phase: { type: 'string' }, index: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    phase: { type: 'string' },
+    index: { type: 'string' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+  },
+});
 const phase = values.phase as HookPhase;
 const index = Number(values.index);
 if ((phase !== 'mutating' && phase !== 'validating') || !Number.isInteger(index)) {
-  process.stderr.write('usage: webhook-main.ts --phase mutating|validating --index N\n');
+  process.stderr.write(
+    'usage: webhook-main.ts --phase mutating|validating --index N [--tls-cert FILE --tls-key FILE]\n',
+  );
   process.exit(2);
 }
 
@@ -72,7 +85,12 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-const server = createServer(handle);
+const certFile = values['tls-cert'];
+const keyFile = values['tls-key'];
+const server =
+  certFile !== undefined && keyFile !== undefined
+    ? createHttpsServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, handle)
+    : createServer(handle);
 server.keepAliveTimeout = 120_000; // longer than the client's, so the client always closes first
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

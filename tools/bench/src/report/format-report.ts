@@ -2,7 +2,7 @@
 import type { PathSummary } from '../measure.js';
 import { formatProfileSummary } from '../profile/summarize-profile.js';
 import type { BenchReport, ScenarioResult } from '../run-bench.js';
-import { checkTargets, fmtInt } from './targets.js';
+import { checkTargets, fmtInt, totalCpu } from './targets.js';
 
 const COLUMNS = [
   'path',
@@ -24,8 +24,9 @@ export function formatReport(report: BenchReport): string {
     `contention: load average ${machine.loadAverageBefore.toFixed(2)} before, ${machine.loadAverageAfter.toFixed(2)} after; a spinning thread got ${pct(machine.cpuShareBefore)} / ${pct(machine.cpuShareAfter)} of a core (shared machine: absolute figures are noisy, ratios less so)`,
     `review: Pod CREATE AdmissionReview v1, ${fmtInt(report.reviewBytes)} bytes. One review = one Pod admitted through all its hooks, as the apiserver does it:`,
     `  through the gateway POST /mutate, apply the patch, POST /validate; plain webhooks: mutating in turn (each patch applied), validating concurrently.`,
-    `gateway: hookgate serve, ${options.workers} workers, plain http; plugins: SDK, one process per hook, unix sockets. Baseline: node:http webhooks, one process per hook.`,
-    `load: a separate process (undici pools, keep-alive); max = best closed loop of concurrency ${options.concurrency.join('/')}; ½ = open loop at half that rate.`,
+    `gateway: hookgate serve, ${options.workers} workers (workers scenario: 1/2/3), plain http (bridge: https); plugins: SDK, one process per hook (one-process: one for all), unix sockets.`,
+    `baseline: node:http webhooks, one process per hook (bridge: the same over https, called directly and through the gateway's bridge).`,
+    `load: a separate process (undici pools, keep-alive, no pipelining, prebuilt bodies, answers checked without a full parse); max = best closed loop of concurrency ${options.concurrency.join('/')}; ½ = open loop at half that rate.`,
     `figures: medians of ${options.repeats} repeats of ${options.durationMs} ms per measurement; latency in ms per review.`,
     `CPU-bound/s: ${machine.cpus} cores ÷ (gateway + hooks CPU per review), the load generator left out: what the cores could sustain without other tenants.`,
     '',
@@ -41,10 +42,10 @@ export function formatReport(report: BenchReport): string {
   const targets = checkTargets(report);
   if (targets.length > 0) {
     lines.push(
-      'targets (issue 3):',
+      'goals (issue 11), from ratios measured in this run:',
       ...table([
         ['target', 'goal', 'measured', ''],
-        ...targets.map((t) => [t.target, t.goal, t.measured, t.met ? 'met' : 'NOT MET']),
+        ...targets.map((t) => [t.target, t.goal, t.measured, t.met ? 'MET' : 'NOT MET']),
       ]),
       '',
     );
@@ -76,28 +77,35 @@ function pathRow(p: PathSummary): string[] {
 
 /** Main scenarios: gateway ÷ baseline. Scale: large ÷ small. Throughput higher is better, latency lower. */
 function ratioRow(scenario: ScenarioResult): string[] | undefined {
-  const [a, b] =
-    scenario.id === 'scale'
-      ? [scenario.paths[1], scenario.paths[0]]
-      : [scenario.paths.find((p) => p.id === 'gateway'), scenario.paths.find((p) => p.id === 'baseline')];
-  if (a === undefined || b === undefined) return undefined;
+  const pair = ratioPair(scenario);
+  if (pair === undefined) return undefined;
+  const [a, b, label] = pair;
   const r = (x: number, y: number) => (Number.isFinite(x / y) ? `${(x / y).toFixed(2)}×` : '–');
-  const label =
-    scenario.id === 'scale'
-      ? `  ratio ${a.id.replace('hooks-', '')} ÷ ${b.id.replace('hooks-', '')} hooks`
-      : '  ratio gateway ÷ baseline';
-  const cpuTotal = (p: PathSummary) => Object.values(p.cpuMicrosPerReview).reduce((s, v) => s + v, 0);
   return [
-    label,
+    `  ${label}`,
     r(a.maxPerSecond, b.maxPerSecond),
     '',
     r(a.unloadedP50Ms, b.unloadedP50Ms),
     r(a.unloadedP99Ms, b.unloadedP99Ms),
     r(a.halfLoadP50Ms, b.halfLoadP50Ms),
     r(a.halfLoadP99Ms, b.halfLoadP99Ms),
-    `total ${r(cpuTotal(a), cpuTotal(b))}`,
+    `total ${r(totalCpu(a), totalCpu(b))}`,
     r(a.cpuBoundPerSecond, b.cpuBoundPerSecond),
   ];
+}
+
+/** Which two paths a scenario's ratio row compares (numerator first). */
+function ratioPair(scenario: ScenarioResult): [PathSummary, PathSummary, string] | undefined {
+  const find = (id: string) => scenario.paths.find((p) => p.id === id);
+  let pair: [PathSummary | undefined, PathSummary | undefined, string];
+  if (scenario.id === 'scale') {
+    const [small, large] = scenario.paths;
+    pair = [large, small, `ratio ${large?.id.replace('hooks-', '')} ÷ ${small?.id.replace('hooks-', '')} hooks`];
+  } else if (scenario.id === 'workers') pair = [find('workers-1'), find('workers-2'), 'ratio 1 ÷ 2 workers'];
+  else if (scenario.id === 'no-match') pair = [find('gateway'), find('one-call'), 'ratio review ÷ one call'];
+  else pair = [find('gateway'), find('baseline'), 'ratio gateway ÷ baseline'];
+  const [a, b, label] = pair;
+  return a === undefined || b === undefined ? undefined : [a, b, label];
 }
 
 function pct(share: number): string {
