@@ -4,6 +4,8 @@
  * its run-time plugin set to Redis, and the controller (its own process, no plugins in its
  * configuration) starts a worker for the plugin's queue, reconciles the side effect a review
  * reported through the plugin's Reconcile, and stops that worker once the plugin is deregistered.
+ * A job queued for the plugin before it registered waits (no attempt used) and is reconciled once
+ * it has.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,7 +17,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRedis, startGateway, type GatewayProcess, type RedisHandle } from '@hookgate/devtools';
 import { newRegistryClient } from '@hookgate/proto';
-import { readRegisteredPlugins, reconcileQueueName } from '@hookgate/queue';
+import { SideEffectProducer, readRegisteredPlugins, reconcileQueueName } from '@hookgate/queue';
+import { DENIED_BY_HOOK, sampleJob } from '@hookgate/queue/testing';
 import { AdmissionClient } from '../src/admission-client.js';
 import { startController, type ControllerProcess } from '../src/controller-process.js';
 import { FakeApiServer } from '../src/fake-apiserver.js';
@@ -66,6 +69,7 @@ describe('a plugin registered at run time, reconciled by a controller configured
   let admission: AdmissionClient;
   let queue: Queue;
   let registry: ReturnType<typeof newRegistryClient>;
+  let producer: SideEffectProducer;
   const prefix = `{rt-plugins-${randomUUID().slice(0, 8)}}`;
 
   beforeAll(async () => {
@@ -96,6 +100,7 @@ describe('a plugin registered at run time, reconciled by a controller configured
   }, 60_000);
   afterAll(async () => {
     registry?.close();
+    await producer?.close();
     await admission?.close();
     await controller?.stop();
     await gateway?.stop();
@@ -111,9 +116,41 @@ describe('a plugin registered at run time, reconciled by a controller configured
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('serves no plugin queue before the plugin registers', async () => {
+  // The request a later hook denied: NOT_PERSISTED without a read, once a worker takes the job.
+  const earlyToken = randomUUID();
+  const earlyJobId = () =>
+    producer.placeOf(
+      sampleJob(
+        { plugin: PLUGIN, hook: RECONCILE_HOOK, effect: { kind: 'effect', key: 'default/early', payload: '' } },
+        { uid: earlyToken },
+      ),
+    ).jobId;
+
+  it('serves no plugin queue before the plugin registers: a job queued for it waits, no attempt used', async () => {
     expect(controller.logs.find((l) => l.msg?.startsWith('controller started'))?.['registeredPlugins']).toEqual([]);
+    producer = new SideEffectProducer({ redisUrl: redis.url, prefix });
+    await expect.poll(() => producer.connectionStatus, { timeout: 5_000 }).toBe('ready');
+    const job = sampleJob(
+      {
+        plugin: PLUGIN,
+        hook: RECONCILE_HOOK,
+        effect: { kind: 'effect', key: 'default/early', payload: '' },
+        decision: DENIED_BY_HOOK,
+        time: Date.now(),
+      },
+      {
+        uid: earlyToken,
+        namespace: 'default',
+        name: 'early',
+        resource: { group: '', version: 'v1', resource: 'pods' },
+      },
+    );
+    expect((await producer.add(job)).outcome).toBe('added');
+    // Several of the controller's polls (every 200 ms) pass without a worker for the queue.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await queue.getWorkersCount()).toBe(0);
+    expect(await jobView(redisClient, prefix, PLUGIN, earlyJobId())).toMatchObject({ state: 'waiting' });
+    expect((await jobView(redisClient, prefix, PLUGIN, earlyJobId())).attemptsMade ?? 0).toBe(0);
   });
 
   it('starts a worker once the plugin registers, and reconciles the side effect a review reported', async () => {
@@ -160,6 +197,11 @@ describe('a plugin registered at run time, reconciled by a controller configured
       .poll(() => jobView(redisClient, prefix, PLUGIN, review.jobId(PLUGIN)), { timeout: 15_000 })
       .toMatchObject({ state: 'completed', returnvalue: { outcome: 'PERSISTED' } });
     await expect.poll(() => reconcileCounts(plugin, review.uid).applied, { timeout: 5_000 }).toEqual(['PERSISTED']);
+    // The job that waited for the plugin is reconciled too.
+    await expect
+      .poll(() => jobView(redisClient, prefix, PLUGIN, earlyJobId()), { timeout: 10_000 })
+      .toMatchObject({ state: 'completed', returnvalue: { outcome: 'NOT_PERSISTED' } });
+    await expect.poll(() => reconcileCounts(plugin, earlyToken).applied, { timeout: 5_000 }).toEqual(['NOT_PERSISTED']);
   });
 
   it('stops the worker once the plugin is deregistered', async () => {
