@@ -76,6 +76,8 @@ export function startRegisteredPluginsPublisher(options: PublisherOptions): Regi
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: options.redis.connectTimeoutMs,
+    // A Redis that takes a command and never answers must not hold a publication (or the shutdown).
+    commandTimeout: options.redis.connectTimeoutMs,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
   let failing = false;
