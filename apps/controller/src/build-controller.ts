@@ -1,8 +1,10 @@
 /**
- * The controller from its configuration: one BullMQ Worker per configured plugin's queue, each
+ * The controller from its configuration: one BullMQ Worker per served plugin's queue, each
  * running processJob (@hookgate/queue) against the apiserver and the plugin's Reconcile, the
  * health/metrics listener, the periodic resync (resync-job.ts), the read-only dashboard
- * (dashboard.ts), and a bounded stop.
+ * (dashboard.ts), and a bounded stop. Served plugins are the configured ones and, with
+ * `registeredPlugins.enabled`, those registered at run time with a gateway's Registry
+ * (registered-plugins-watcher.ts): their workers start and stop as gateways publish them.
  *
  *   const controller = await buildController(config, { logger });
  *   process.once('SIGTERM', () => void controller.close().then(() => process.exit(0)));
@@ -33,6 +35,7 @@ import {
   pluginClientReconciler,
   unknownPluginOutcome,
   processJob,
+  readRegisteredPlugins,
   reconcileQueueName,
   redactRedisUrl,
   type ProcessJobDeps,
@@ -43,6 +46,7 @@ import { kubernetesObjectReader } from '@hookgate/queue/kubernetes';
 import { applyResult, honourAttemptDelay, type CompletedReconcile } from './apply-result.js';
 import type { ControllerConfig, ControllerPlugin } from './config.js';
 import { createControllerMetrics, type QueueProbe } from './metrics.js';
+import { watchRegisteredPlugins, type RegisteredPluginsWatcher } from './registered-plugins-watcher.js';
 
 export interface ControllerOptions {
   readonly logger?: Logger;
@@ -75,31 +79,15 @@ export async function buildController(config: ControllerConfig, options: Control
   const now = options.now ?? Date.now;
   const stopping = new AbortController();
 
-  const clients = new Map<string, PluginClient>(
-    config.plugins.map((plugin) => [
-      plugin.name,
-      createPluginClient(plugin.name, plugin.target, {
-        ...clientOptions(plugin),
-        // Jobs of a failing plugin wait without a line each (debug); its circuit opening is the warn line.
-        onCircuitStateChange: (name, state, previous) => {
-          if (state === 'open') {
-            logger.warn(
-              { plugin: name, target: plugin.target, previous },
-              `plugin ${name} keeps failing or not answering Reconcile: its jobs wait (no attempts used) until it answers its health check; check the plugin`,
-            );
-          } else if (state === 'closed') {
-            logger.info({ plugin: name, previous }, `plugin ${name} answers again: its jobs resume`);
-          }
-        },
-      }),
-    ]),
-  );
+  /** Every plugin whose queue is served now, configured or registered at run time. */
+  const served = new Map<string, ServedPlugin>();
   const readObject =
     options.readObject ??
     kubernetesObjectReader(loadKubeConfig(config.kubernetes), { timeoutMs: config.readTimeoutMs });
   const deps: ProcessJobDeps = {
     readObject,
-    reconcile: pluginClientReconciler((name) => clients.get(name), {
+    // A plugin no longer served (deregistered mid-job) answers as unknown: the job waits, no attempt used.
+    reconcile: pluginClientReconciler((name) => served.get(name)?.client, {
       timeoutMs: config.reconcileTimeoutMs,
       signal: stopping.signal,
     }),
@@ -109,7 +97,7 @@ export async function buildController(config: ControllerConfig, options: Control
     unavailableDelayMs: config.unavailableDelayMs,
   };
 
-  const connections: Redis[] = [];
+  const connections = new Set<Redis>();
   const connect = (role: string): Redis => {
     // Workers need maxRetriesPerRequest null: their blocking commands must wait out a Redis outage.
     const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
@@ -129,17 +117,12 @@ export async function buildController(config: ControllerConfig, options: Control
       down = false;
       logger.info({ redis, role }, 'Redis connection ready again');
     });
-    connections.push(connection);
+    connections.add(connection);
     return connection;
   };
 
   const queueConnection = connect('queues');
-  const queues = config.plugins.map(
-    (plugin) =>
-      new Queue(reconcileQueueName(plugin.name), { connection: queueConnection, prefix: config.redis.prefix }),
-  );
-  const probes: QueueProbe[] = queues.map((queue, i) => probeOf(config.plugins[i]!.name, queue));
-  const metrics = createControllerMetrics(registry, () => probes);
+  const metrics = createControllerMetrics(registry, () => [...served.values()].map((p) => p.probe));
 
   const callOptions = () => ({ deadline: Date.now() + config.reconcileTimeoutMs, signal: stopping.signal });
   const resyncDeps = {
@@ -147,15 +130,37 @@ export async function buildController(config: ControllerConfig, options: Control
     now,
     signal: stopping.signal,
     listHeld: (plugin: string, request: Parameters<PluginClient['listHeldEffects']>[0]) =>
-      clients.get(plugin)?.listHeldEffects(request, callOptions()) ?? Promise.resolve(unknownPluginOutcome(plugin)),
+      served.get(plugin)?.client.listHeldEffects(request, callOptions()) ??
+      Promise.resolve(unknownPluginOutcome(plugin)),
     reconcileOrphan: (plugin: string, request: Parameters<PluginClient['reconcileOrphan']>[0]) =>
-      clients.get(plugin)?.reconcileOrphan(request, callOptions()) ?? Promise.resolve(unknownPluginOutcome(plugin)),
+      served.get(plugin)?.client.reconcileOrphan(request, callOptions()) ??
+      Promise.resolve(unknownPluginOutcome(plugin)),
   };
 
   const backoffStrategy = honourAttemptDelay(buildBackoffStrategy(config.backoff), now);
-  const workers = config.plugins.map((plugin) => {
+  let dashboard: Dashboard | undefined;
+
+  /** Starts serving one plugin's queue: its client, worker and events listener. */
+  const servePlugin = (plugin: ControllerPlugin): ServedPlugin => {
+    const client = createPluginClient(plugin.name, plugin.target, {
+      ...clientOptions(plugin),
+      // Jobs of a failing plugin wait without a line each (debug); its circuit opening is the warn line.
+      onCircuitStateChange: (name, state, previous) => {
+        if (state === 'open') {
+          logger.warn(
+            { plugin: name, target: plugin.target, previous },
+            `plugin ${name} keeps failing or not answering Reconcile: its jobs wait (no attempts used) until it answers its health check; check the plugin`,
+          );
+        } else if (state === 'closed') {
+          logger.info({ plugin: name, previous }, `plugin ${name} answers again: its jobs resume`);
+        }
+      },
+    });
+    const queueName = reconcileQueueName(plugin.name);
+    const queue = new Queue(queueName, { connection: queueConnection, prefix: config.redis.prefix });
+    const workerConnection = connect(`worker ${plugin.name}`);
     const worker = new Worker<unknown, CompletedReconcile | ResyncResult>(
-      reconcileQueueName(plugin.name),
+      queueName,
       async (job: Job, token?: string) => {
         if (isResyncJob(job)) {
           const context = { plugin: plugin.name, config: config.resync, deps: resyncDeps, logger, metrics };
@@ -172,7 +177,7 @@ export async function buildController(config: ControllerConfig, options: Control
         });
       },
       {
-        connection: connect(`worker ${plugin.name}`),
+        connection: workerConnection,
         prefix: config.redis.prefix,
         concurrency: config.concurrency,
         lockDuration: config.lockDurationMs,
@@ -193,16 +198,11 @@ export async function buildController(config: ControllerConfig, options: Control
     worker.on('error', (error: Error) =>
       logger.error({ plugin: plugin.name, err: error.message }, 'reconcile worker error'),
     );
-    return worker;
-  });
 
-  // BullMQ fails a job that stalled more than maxStalledCount times inside Redis: only the queue's
-  // event stream says so. One QueueEvents (a blocking connection) per queue.
-  const queueEvents = config.plugins.map((plugin) => {
-    const events = new QueueEvents(reconcileQueueName(plugin.name), {
-      connection: connect(`events ${plugin.name}`),
-      prefix: config.redis.prefix,
-    });
+    // BullMQ fails a job that stalled more than maxStalledCount times inside Redis: only the queue's
+    // event stream says so. One QueueEvents (a blocking connection) per queue.
+    const eventsConnection = connect(`events ${plugin.name}`);
+    const events = new QueueEvents(queueName, { connection: eventsConnection, prefix: config.redis.prefix });
     events.on('failed', ({ jobId, failedReason }) => {
       if (!/stalled more than allowable limit/.test(failedReason)) return;
       metrics.stalledFailed.inc({ plugin: plugin.name });
@@ -214,28 +214,64 @@ export async function buildController(config: ControllerConfig, options: Control
     events.on('error', (error: Error) =>
       logger.error({ plugin: plugin.name, err: error.message }, 'queue events listener error'),
     );
-    return events;
-  });
+    const entry: ServedPlugin = {
+      plugin,
+      client,
+      queue,
+      worker,
+      events,
+      connections: [workerConnection, eventsConnection],
+      probe: probeOf(plugin.name, queue),
+    };
+    served.set(plugin.name, entry);
+    dashboard?.addQueue(queue);
+    return entry;
+  };
 
   // Every controller upserts the same schedulers: idempotent. A Redis down at start only delays it.
-  await Promise.all(
-    queues.map(async (queue, i) => {
-      const plugin = config.plugins[i]!.name;
-      try {
-        await bounded(upsertResyncScheduler(queue, plugin, config.resync), config.readTimeoutMs);
-      } catch (error) {
-        logger.warn(
-          { plugin, err: error instanceof Error ? error.message : String(error) },
-          'could not schedule the periodic resync (Redis not answering): it is scheduled when a controller starts with Redis up',
-        );
-      }
-    }),
-  );
+  const scheduleResync = async (entry: ServedPlugin): Promise<void> => {
+    const plugin = entry.plugin.name;
+    try {
+      await bounded(upsertResyncScheduler(entry.queue, plugin, config.resync), config.readTimeoutMs);
+    } catch (error) {
+      logger.warn(
+        { plugin, err: error instanceof Error ? error.message : String(error) },
+        'could not schedule the periodic resync (Redis not answering): it is scheduled when a controller starts with Redis up',
+      );
+    }
+  };
+
+  /** Stops serving one plugin: its worker gets shutdownTimeoutMs for running jobs, as at a stop. */
+  const unservePlugin = async (name: string): Promise<void> => {
+    const entry = served.get(name);
+    if (entry === undefined) return;
+    // From here its jobs' Reconcile calls answer unknown plugin: they wait without using attempts.
+    served.delete(name);
+    dashboard?.removeQueue(entry.queue);
+    const closed = await Promise.race([
+      entry.worker.close().then(() => true),
+      sleep(config.shutdownTimeoutMs).then(() => false),
+    ]);
+    if (!closed) {
+      logger.warn(
+        { plugin: name, shutdownTimeoutMs: config.shutdownTimeoutMs },
+        'jobs still running when its worker stopped: abandoning them (their lock lapses, then they run again)',
+      );
+    }
+    await Promise.race([Promise.all([entry.queue.close(), entry.events.close()]), sleep(PROBE_TIMEOUT_MS)]);
+    for (const connection of entry.connections) {
+      connections.delete(connection);
+      connection.disconnect();
+    }
+    entry.client.close();
+  };
+
+  await Promise.all(config.plugins.map((plugin) => scheduleResync(servePlugin(plugin))));
 
   let stopRequested = false;
   const notReadyReason = (): string | undefined => {
     if (stopRequested) return 'stopping';
-    const waiting = connections.filter((c) => c.status !== 'ready').length;
+    const waiting = [...connections].filter((c) => c.status !== 'ready').length;
     return waiting === 0
       ? undefined
       : `${waiting} Redis connection(s) to ${redactRedisUrl(config.redis.url)} not ready`;
@@ -246,10 +282,12 @@ export async function buildController(config: ControllerConfig, options: Control
     metrics: registryMetricsSource(registry),
     notReadyReason,
   });
-  let dashboard: Dashboard | undefined;
   if (config.dashboard.enabled) {
     try {
-      dashboard = await startDashboard(queues, config.dashboard);
+      dashboard = await startDashboard(
+        [...served.values()].map((p) => p.queue),
+        config.dashboard,
+      );
     } catch (error) {
       await health.close();
       throw new Error(
@@ -257,9 +295,21 @@ export async function buildController(config: ControllerConfig, options: Control
       );
     }
   }
+  let watcher: RegisteredPluginsWatcher | undefined;
+  if (config.registeredPlugins.enabled) {
+    watcher = await watchRegisteredPlugins({
+      read: () => bounded(readRegisteredPlugins(queueConnection, config.redis.prefix), config.readTimeoutMs),
+      staticPlugins: config.plugins,
+      pollMs: config.registeredPlugins.pollMs,
+      logger,
+      start: async (plugin) => scheduleResync(servePlugin({ name: plugin.name, target: plugin.target })),
+      stop: unservePlugin,
+    });
+  }
   logger.info(
     {
       plugins: config.plugins.map((p) => p.name),
+      registeredPlugins: watcher?.served() ?? 'not followed',
       redis: redactRedisUrl(config.redis.url),
       prefix: config.redis.prefix,
       health: health.url,
@@ -273,7 +323,9 @@ export async function buildController(config: ControllerConfig, options: Control
   const close = () =>
     (closing ??= (async () => {
       stopRequested = true;
-      const workersClosed = Promise.all(workers.map((w) => w.close())).then(() => true);
+      await watcher?.close();
+      const stopped = [...served.values()];
+      const workersClosed = Promise.all(stopped.map((p) => p.worker.close())).then(() => true);
       const within = (ms: number) => Promise.race([workersClosed, sleep(ms).then(() => false)]);
       // The last part of the budget is for handing jobs back: cancelled Reconcile calls come back
       // as 'canceled', which delays the job without using an attempt (no lock to wait out).
@@ -292,19 +344,31 @@ export async function buildController(config: ControllerConfig, options: Control
       const forced = stopping.signal.aborted;
       stopping.abort();
       await Promise.race([
-        Promise.all([...queues.map((q) => q.close()), ...queueEvents.map((e) => e.close())]),
+        Promise.all(stopped.flatMap((p) => [p.queue.close(), p.events.close()])),
         sleep(PROBE_TIMEOUT_MS),
       ]);
       await dashboard?.close();
       // Dropping the connections also ends abandoned jobs' lock renewal: they stall and run again.
       for (const connection of connections) connection.disconnect();
-      for (const client of clients.values()) client.close();
+      for (const p of stopped) p.client.close();
       await health.close();
       logger.info({ forced }, 'controller stopped');
       return { forced };
     })());
 
   return { health, dashboardUrl: dashboard?.url, registry, notReadyReason, close };
+}
+
+/** One plugin's queue as this controller serves it. */
+interface ServedPlugin {
+  readonly plugin: ControllerPlugin;
+  readonly client: PluginClient;
+  readonly queue: Queue;
+  readonly worker: Worker;
+  readonly events: QueueEvents;
+  /** The worker's and the events listener's own connections (the queue shares one). */
+  readonly connections: readonly Redis[];
+  readonly probe: QueueProbe;
 }
 
 function clientOptions(plugin: ControllerPlugin): { tls?: PluginTls } {

@@ -10,6 +10,16 @@ const read = (document: unknown, env: Record<string, string> = {}) =>
   readControllerConfig(document, { configDir: DIR, env });
 
 describe('readControllerConfig', () => {
+  it('takes no plugins at all: it serves those registered at run time', () => {
+    for (const document of [{}, { plugins: [] }]) {
+      const result = read(document);
+      expect(result.ok && [result.config.plugins, result.config.registeredPlugins]).toEqual([
+        [],
+        { enabled: true, pollMs: 2_000 },
+      ]);
+    }
+  });
+
   it('fills every default from a minimal document', () => {
     const result = read(minimal);
     expect(result).toEqual({
@@ -17,6 +27,7 @@ describe('readControllerConfig', () => {
       config: {
         redis: { url: 'redis://127.0.0.1:6379', prefix: '{hookgate}' },
         plugins: [{ name: 'ledger', target: 'unix:///run/hookgate/ledger.sock' }],
+        registeredPlugins: { enabled: true, pollMs: 2_000 },
         kubernetes: { mode: 'inCluster' },
         concurrency: CONTROLLER_DEFAULTS.concurrency,
         lockDurationMs: 60_000,
@@ -98,14 +109,28 @@ describe('readControllerConfig', () => {
 
   const bad: { name: string; document: unknown; env?: Record<string, string>; errors: string[] }[] = [
     {
-      name: 'no plugins',
-      document: {},
-      errors: ['plugins: Required value: list the plugins whose queues this controller serves'],
+      name: 'no plugins, registered plugins not followed',
+      document: { registeredPlugins: { enabled: false } },
+      errors: [
+        'plugins: Required value: list the plugins whose queues this controller serves (registeredPlugins is disabled)',
+      ],
     },
     {
-      name: 'an empty plugin list',
-      document: { plugins: [] },
-      errors: ['plugins: Invalid value: []string{}: must be a non-empty list of { name, target, tls? }'],
+      name: 'an empty plugin list, registered plugins not followed',
+      document: { plugins: [], registeredPlugins: { enabled: false } },
+      errors: [
+        'plugins: Invalid value: []string{}: must be a non-empty list of { name, target, tls? } (registeredPlugins is disabled)',
+      ],
+    },
+    {
+      name: 'plugins not a list',
+      document: { plugins: 'ledger' },
+      errors: ['plugins: Invalid value: "ledger": must be a list of { name, target, tls? }'],
+    },
+    {
+      name: 'a poll interval too short, an unknown registeredPlugins field',
+      document: { registeredPlugins: { pollMs: 5, watch: true } },
+      errors: ['registeredPlugins.pollMs: Invalid value: 5', 'registeredPlugins.watch: Unknown field'],
     },
     {
       name: 'a plugin without name or target, an unknown field',

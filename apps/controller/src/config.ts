@@ -27,7 +27,10 @@ export type ControllerKubernetes =
 
 export interface ControllerConfig {
   readonly redis: { readonly url: string; readonly prefix: string };
+  /** Plugins served whatever the gateways publish (they win over a registered plugin of the same name). */
   readonly plugins: readonly ControllerPlugin[];
+  /** Plugins registered at run time with a gateway's Registry, read from what gateways publish in Redis. */
+  readonly registeredPlugins: { readonly enabled: boolean; readonly pollMs: number };
   readonly kubernetes: ControllerKubernetes;
   /** Jobs one worker (one plugin's queue) runs at once. */
   readonly concurrency: number;
@@ -86,6 +89,7 @@ export const CONTROLLER_DEFAULTS = {
   resyncPageSize: 100,
   dashboardHost: '127.0.0.1',
   dashboardPort: 9465,
+  registeredPluginsPollMs: 2_000,
   logLevel: 'info' as LogLevel,
 } as const;
 
@@ -122,7 +126,13 @@ export function readControllerConfig(document: unknown, environment: ConfigEnvir
   if (prefixProblem !== undefined) redisReader.invalid('prefix', prefix, prefixProblem);
   redisReader.finish();
 
-  const plugins = readPlugins(top, path);
+  const registeredReader = top.object('registeredPlugins');
+  const registeredPlugins = {
+    enabled: registeredReader.bool('enabled', true),
+    pollMs: registeredReader.int('pollMs', CONTROLLER_DEFAULTS.registeredPluginsPollMs, { min: 100, max: 60_000 }),
+  };
+  registeredReader.finish();
+  const plugins = readPlugins(top, path, registeredPlugins.enabled);
   const kubernetes = readKubernetes(top.object('kubernetes'), path);
 
   const concurrency = top.int('concurrency', CONTROLLER_DEFAULTS.concurrency, { min: 1, max: 1000 });
@@ -186,6 +196,7 @@ export function readControllerConfig(document: unknown, environment: ConfigEnvir
     config: {
       redis: { url, prefix },
       plugins,
+      registeredPlugins,
       kubernetes,
       concurrency,
       lockDurationMs,
@@ -219,14 +230,27 @@ export async function loadControllerConfig(file: string, env: ConfigEnvironment[
   return result.ok ? result : { ok: false, errors: result.errors.map((e) => `${file}: ${e}`) };
 }
 
-/** The plugins this controller serves: the gateway's `plugins` list without `stream`, which is about admission. */
-function readPlugins(top: FieldReader, path: (p: string) => string): ControllerPlugin[] {
+/**
+ * The plugins this controller serves by configuration: the gateway's `plugins` list without
+ * `stream`, which is about admission. May be empty when registered plugins are followed.
+ */
+function readPlugins(top: FieldReader, path: (p: string) => string, registered: boolean): ControllerPlugin[] {
   const given = top.raw('plugins');
-  if (!Array.isArray(given) || given.length === 0) {
-    if (given === undefined) top.required('plugins', 'list the plugins whose queues this controller serves');
-    else top.invalid('plugins', given, 'must be a non-empty list of { name, target, tls? }');
+  if (given === undefined && registered) return [];
+  if (!Array.isArray(given) || (given.length === 0 && !registered)) {
+    if (given === undefined)
+      top.required('plugins', 'list the plugins whose queues this controller serves (registeredPlugins is disabled)');
+    else
+      top.invalid(
+        'plugins',
+        given,
+        registered
+          ? 'must be a list of { name, target, tls? }'
+          : 'must be a non-empty list of { name, target, tls? } (registeredPlugins is disabled)',
+      );
     return [];
   }
+  if (given.length === 0) return [];
   const optionalPath = (r: FieldReader, name: string) => {
     const v = r.string(name);
     return v === undefined ? undefined : path(v);

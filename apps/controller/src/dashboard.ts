@@ -21,6 +21,10 @@ export const DASHBOARD_PATH = '/queues';
 export interface Dashboard {
   /** `http://127.0.0.1:9465/queues` */
   readonly url: string;
+  /** Shows a queue served from now on (a plugin registered at run time). */
+  addQueue(queue: Queue): void;
+  /** Stops showing a queue no longer served. */
+  removeQueue(queue: Queue): void;
   close(): Promise<void>;
 }
 
@@ -30,13 +34,16 @@ export async function startDashboard(
 ): Promise<Dashboard> {
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(DASHBOARD_PATH);
-  createBullBoard({
-    queues: queues.map((queue) => {
-      const adapter = new BullMQAdapter(queue, { readOnlyMode: true, allowRetries: false });
-      adapter.setFormatter('data', redactJobData);
-      adapter.setFormatter('returnValue', redactReturnValue);
-      return adapter;
-    }),
+  const adapters = new Map<Queue, BullMQAdapter>();
+  const adapterOf = (queue: Queue) => {
+    const adapter = new BullMQAdapter(queue, { readOnlyMode: true, allowRetries: false });
+    adapter.setFormatter('data', redactJobData);
+    adapter.setFormatter('returnValue', redactReturnValue);
+    adapters.set(queue, adapter);
+    return adapter;
+  };
+  const board = createBullBoard({
+    queues: queues.map(adapterOf),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Hookgate reconcile queues' } },
   });
@@ -46,7 +53,17 @@ export async function startDashboard(
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : listen.port;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
-  return { url: `http://${host}:${port}${DASHBOARD_PATH}`, close: () => app.close() };
+  return {
+    url: `http://${host}:${port}${DASHBOARD_PATH}`,
+    addQueue: (queue) => board.addQueue(adapterOf(queue)),
+    removeQueue(queue) {
+      const adapter = adapters.get(queue);
+      if (adapter === undefined) return;
+      adapters.delete(queue);
+      board.removeQueue(adapter);
+    },
+    close: () => app.close(),
+  };
 }
 
 /** What the dashboard shows of a job's data: the fields the logs carry, nothing of the payload or object. */

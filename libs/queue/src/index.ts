@@ -83,3 +83,18 @@ export {
 } from './process-job.js';
 export { pluginClientReconciler, unknownPluginOutcome, type PluginReconcilerOptions } from './plugin-reconciler.js';
 export { resyncPlugin, type ResyncCounts, type ResyncDeps, type ResyncResult } from './resync.js';
+export {
+  REGISTERED_PLUGINS_SCHEMA,
+  decodePublishedPluginSet,
+  publishRegisteredPlugins,
+  readRegisteredPlugins,
+  registeredPluginsIndexKey,
+  registeredPluginsKey,
+  unionOfRegisteredPlugins,
+  withdrawRegisteredPlugins,
+  type PublishedPlugin,
+  type PublishedPluginSet,
+  type RegisteredPlugin,
+  type RegisteredPluginsRead,
+  type RegisteredPluginsUnion,
+} from './registered-plugins.js';

@@ -38,6 +38,10 @@ import { WorkerPool } from './worker-pool.js';
 import { answerJobMessages } from '../queue/job-channel.js';
 import type { JobRecorder } from '../queue/job-recorder.js';
 import { openJobRecorder } from '../queue/open-job-recorder.js';
+import {
+  startRegisteredPluginsPublisher,
+  type RegisteredPluginsPublisher,
+} from '../queue/registered-plugins-publisher.js';
 
 const SHUTDOWN_GRACE_MS = 35_000;
 
@@ -94,6 +98,16 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     return 1;
   }
   answerJobMessages(jobs === undefined ? undefined : (batch, waitMs) => jobs.record(batch, waitMs));
+  // Controllers learn from Redis where the plugins registered here listen (to call their Reconcile).
+  const publisher: RegisteredPluginsPublisher | undefined =
+    gateway.redis === undefined || gateway.registry.disabled
+      ? undefined
+      : startRegisteredPluginsPublisher({
+          redis: gateway.redis,
+          registrySocket: gateway.registry.socket,
+          snapshot: () => runningRegistry.snapshot(),
+          log,
+        });
 
   // Break glass: read before the first worker asks for its configuration, followed from then on.
   const breakGlassGauge = createBreakGlassGauge(metricsRegistry);
@@ -133,7 +147,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
   } catch (error) {
     // The open registry socket would keep the process alive with nothing served.
     breakGlass.close();
-    await runningRegistry.close();
+    await Promise.all([runningRegistry.close(), publisher?.close()]);
     const { code = 'UNKNOWN', message } = error as NodeJS.ErrnoException;
     const address = urlOf('http', gateway.metrics.host, gateway.metrics.port).slice('http://'.length);
     logListenFailure(log, '/metrics, /livez and /readyz', address, code, message);
@@ -165,7 +179,11 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     pool.broadcast(configurationMessage());
   });
   // Every change goes out, renewals included: a worker's lease guard needs the new lease ends.
-  runningRegistry.onChange((change) => pool.broadcast({ type: 'hookgate:registry', registry: change.snapshot }));
+  runningRegistry.onChange((change) => {
+    pool.broadcast({ type: 'hookgate:registry', registry: change.snapshot });
+    // A renewal only moves a lease end: the periodic refresh carries it.
+    if (change.reason !== 'renew') publisher?.changed();
+  });
   const reload = () => void holder.reload();
   const watch = await watchConfiguration(options.configPath, reload, {
     onError: (e) => log.warn({ error: e.message }, 'stopped watching the configuration; SIGHUP still reloads'),
@@ -213,7 +231,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       breakGlass.close();
       unhookSighup();
       // The registry stops taking registrations and writes its last state while workers drain.
-      await Promise.all([pool.stop(SHUTDOWN_GRACE_MS), runningRegistry.close()]);
+      await Promise.all([pool.stop(SHUTDOWN_GRACE_MS), runningRegistry.close(), publisher?.close()]);
       // After the workers: their last reviews' jobs are recorded before the spool closes.
       await jobs?.close();
       await health.close();

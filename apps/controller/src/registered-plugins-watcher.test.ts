@@ -1,0 +1,153 @@
+/**
+ * The watcher against a real Redis (ensureRedis, a prefix per test): what gateways publish is read
+ * with readRegisteredPlugins and turned into start/stop calls, recorded here.
+ */
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
+import { createLogger } from '@hookgate/observability';
+import {
+  publishRegisteredPlugins,
+  readRegisteredPlugins,
+  withdrawRegisteredPlugins,
+  type PublishedPlugin,
+} from '@hookgate/queue';
+import type { ControllerPlugin } from './config.js';
+import { watchRegisteredPlugins, type RegisteredPluginsWatcher } from './registered-plugins-watcher.js';
+
+let redis: RedisHandle;
+let client: Redis;
+beforeAll(async () => {
+  redis = await ensureRedis();
+  client = new Redis(redis.url);
+});
+afterAll(async () => {
+  await client.quit();
+  await redis.stop();
+});
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const POLL_MS = 50;
+
+async function start(options: { staticPlugins?: ControllerPlugin[]; failStart?: string } = {}) {
+  const prefix = `{hg-watch-${randomUUID().slice(0, 8)}}`;
+  cleanups.push(async () => {
+    const keys = await client.keys(`${prefix}:*`);
+    if (keys.length > 0) await client.del(...keys);
+  });
+  const logs: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const calls: string[] = [];
+  let readable = true;
+  const watcher: RegisteredPluginsWatcher = await watchRegisteredPlugins({
+    read: () =>
+      readable ? readRegisteredPlugins(client, prefix) : Promise.reject(new Error('Redis did not answer in time')),
+    staticPlugins: options.staticPlugins ?? [],
+    pollMs: POLL_MS,
+    logger: createLogger({ component: 'controller', level: 'debug', destination }),
+    start: async (plugin) => {
+      if (plugin.name === options.failStart) throw new Error('bad target');
+      calls.push(`start ${plugin.name} ${plugin.target}`);
+    },
+    stop: async (name) => void calls.push(`stop ${name}`),
+  });
+  cleanups.push(() => watcher.close());
+  const publish = (gateway: string, plugins: PublishedPlugin[]) =>
+    publishRegisteredPlugins(client, prefix, { schema: 1, gateway, generation: 1, publishedAt: 0, plugins }, 60_000);
+  return {
+    prefix,
+    watcher,
+    calls,
+    logs,
+    publish,
+    setReadable: (value: boolean) => (readable = value),
+  };
+}
+
+const plugin = (name: string, target: string, registeredAt = 1): PublishedPlugin => ({
+  name,
+  target,
+  registeredAt,
+  expiresAt: 60_000,
+});
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${what}: not within 5 s`);
+}
+
+describe('watchRegisteredPlugins', () => {
+  it('starts a published plugin, serves it afresh when it registers again elsewhere, and stops it once withdrawn', async () => {
+    const t = await start();
+    await t.publish('gw-a', [plugin('ledger', 'unix:///a.sock')]);
+    await until(() => t.calls.length === 1, 'start');
+    expect(t.watcher.served()).toEqual(['ledger']);
+
+    await t.publish('gw-a', [plugin('ledger', '10.0.0.1:7000', 2)]);
+    await until(() => t.calls.length === 3, 'restart');
+
+    await withdrawRegisteredPlugins(client, t.prefix, 'gw-a');
+    await until(() => t.calls.length === 4, 'stop');
+    expect(t.calls).toEqual([
+      'start ledger unix:///a.sock',
+      'stop ledger',
+      'start ledger 10.0.0.1:7000',
+      'stop ledger',
+    ]);
+    expect(t.watcher.served()).toEqual([]);
+    expect(t.logs.map((l) => l['msg'])).toContain(
+      'stopped serving registered plugin ledger: no gateway publishes it any more (deregistered, or its gateway stopped); its jobs wait in its queue',
+    );
+  });
+
+  it('leaves a configured plugin of the same name alone, with one warn line when the targets differ', async () => {
+    const t = await start({ staticPlugins: [{ name: 'ledger', target: 'unix:///configured.sock' }] });
+    await t.publish('gw-a', [plugin('ledger', 'unix:///registered.sock'), plugin('quota', 'unix:///q.sock')]);
+    await until(() => t.calls.length === 1, 'start quota');
+    // A few more polls: still one warn line.
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS * 4));
+    expect(t.calls).toEqual(['start quota unix:///q.sock']);
+    const warned = t.logs.filter((l) => l['level'] === 'warn' && l['plugin'] === 'ledger');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({
+      configuredTarget: 'unix:///configured.sock',
+      registeredTarget: 'unix:///registered.sock',
+    });
+  });
+
+  it('keeps what it serves while Redis cannot be read, saying so once', async () => {
+    const t = await start();
+    await t.publish('gw-a', [plugin('ledger', 'unix:///a.sock')]);
+    await until(() => t.calls.length === 1, 'start');
+    t.setReadable(false);
+    await until(() => t.logs.some((l) => String(l['msg']).startsWith('cannot read the registered plugins')), 'warn');
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS * 4));
+    expect(t.calls).toEqual(['start ledger unix:///a.sock']);
+    expect(t.logs.filter((l) => String(l['msg']).startsWith('cannot read the registered plugins'))).toHaveLength(1);
+    t.setReadable(true);
+    await until(() => t.logs.some((l) => l['msg'] === 'registered plugins read from Redis again'), 'back');
+  });
+
+  it('a plugin it cannot serve is logged once and tried again, its neighbours served', async () => {
+    const t = await start({ failStart: 'broken' });
+    await t.publish('gw-a', [plugin('broken', 'x'), plugin('quota', 'unix:///q.sock')]);
+    await until(() => t.calls.length === 1, 'start quota');
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS * 4));
+    expect(t.watcher.served()).toEqual(['quota']);
+    expect(t.logs.filter((l) => l['level'] === 'error' && l['plugin'] === 'broken')).toHaveLength(1);
+  });
+});
