@@ -1,6 +1,6 @@
 /** `hookgate queue retry` on the command line: description, flags and help text; runs ./queue-retry.js. */
 import type { DefineCommand } from '../cli-command.js';
-import { withQueueFlags } from './queue-flags.js';
+import { withQueueFlags } from './queue-shared-flags.js';
 import type { QueueRetryFlags } from './queue-retry.js';
 
 export const defineQueueRetry: DefineCommand = (queue, context) => {

@@ -1,6 +1,6 @@
 /** `hookgate queue status` on the command line: description, flags and help text; runs ./queue-status.js. */
 import type { DefineCommand } from '../cli-command.js';
-import { withQueueFlags } from './queue-flags.js';
+import { withQueueFlags } from './queue-shared-flags.js';
 import type { QueueStatusFlags } from './queue-status.js';
 
 export const defineQueueStatus: DefineCommand = (queue, context) => {
