@@ -1,16 +1,19 @@
 /**
  * SideEffectProducer: hands side-effect jobs to BullMQ, one queue per plugin, over one ioredis
- * connection of its own. It never buffers: with the connection not ready it rejects at once, and
- * an add that Redis does not acknowledge within addTimeoutMs rejects too (HG_ERR_QUEUE_UNAVAILABLE),
- * so the caller can spool the job and answer the apiserver in time.
+ * connection of its own. It never buffers while Redis is away: with the connection not ready it
+ * rejects at once, and an add that Redis does not acknowledge within addTimeoutMs rejects too
+ * (HG_ERR_QUEUE_UNAVAILABLE), so the caller can spool the job and answer the apiserver in time.
  *
- * Added or duplicate: BullMQ's add returns the same Job object whether it stored the job or found
- * one with that id (its script only emits a `duplicated` event). So each add stamps a random
- * `addToken` into the job data and reads the stored job's data back: our token means this add
- * stored it; another token means the job was already there. One extra HGET, no Lua of our own.
+ * Group commit (docs/performance.md: BullMQ's add costs more CPU than a side effect's budget, most
+ * of it per round trip): adds are sent together in one MULTI. With nothing in flight a batch goes
+ * out at the end of the current tick; adds arriving while it is in flight wait for it and go out
+ * together next, so batching adds no latency at low load.
+ *
+ * Added or duplicate: BullMQ's add returns the job id either way. Each add is preceded by an
+ * EXISTS on the job's hash inside the same MULTI (atomic, so nothing comes between): 0 means this
+ * add stored it, 1 that a job with that id was already there. No Lua of our own, no second trip.
  */
-import { randomUUID } from 'node:crypto';
-import { Queue, type JobsOptions } from 'bullmq';
+import { Job, Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { HG_ERR_QUEUE_ADD_FAILED, HG_ERR_QUEUE_UNAVAILABLE } from '@hookgate/errors';
 import { BACKOFF_TYPE } from './backoff.js';
@@ -25,8 +28,8 @@ import {
 import { JOB_NAMES, jobKey, reconcileQueueName } from './queue-names.js';
 import { readRedisRunId } from './redis-identity.js';
 
-/** The job data as stored: the job plus the token of the add that stored it (decoders ignore it). */
-export type StoredSideEffectJob = SideEffectJob & { readonly addToken: string };
+/** The job data as stored: the job itself (decoders ignore fields they do not know). */
+export type StoredSideEffectJob = SideEffectJob;
 
 export type AddOutcome = 'added' | 'duplicate';
 
@@ -44,6 +47,10 @@ export class SideEffectProducer {
   readonly #onConnectionError: ((error: Error) => void) | undefined;
   #lastConnectionError: Error | undefined;
   #closed = false;
+  /** Adds waiting for the next MULTI, in order. */
+  #pending: PendingAdd[] = [];
+  #flushing = false;
+  #flushQueued = false;
 
   constructor(options: SideEffectProducerOptions) {
     this.options = resolveProducerOptions(options);
@@ -72,36 +79,115 @@ export class SideEffectProducer {
   }
 
   /**
-   * Adds one job under its deterministic id. Rejects with HG_ERR_QUEUE_UNAVAILABLE (not connected,
-   * or no answer within addTimeoutMs) or HG_ERR_QUEUE_ADD_FAILED (Redis answered an error); the
-   * job may have been stored all the same after a timeout, which a later add reports as duplicate.
+   * Adds one job under its deterministic id (sent with the adds around it in one MULTI). Rejects
+   * with HG_ERR_QUEUE_UNAVAILABLE (not connected, or no answer within addTimeoutMs) or
+   * HG_ERR_QUEUE_ADD_FAILED (Redis answered an error); the job may have been stored all the same
+   * after a timeout, which a later add reports as duplicate.
    */
-  async add(job: SideEffectJob): Promise<AddResult> {
-    const { queue: queueName, jobId } = this.placeOf(job);
-    const unavailable = this.#unavailable(`side-effect job ${jobId} for plugin ${job.plugin} not added`);
-    this.#requireReady(unavailable);
-    const queue = this.#queueFor(queueName);
-    const data: StoredSideEffectJob = { ...job, addToken: randomUUID() };
-    const deadline = this.options.addTimeoutMs;
+  add(job: SideEffectJob): Promise<AddResult> {
+    let place: { readonly queue: string; readonly jobId: string };
+    let unavailable: (why: string, cause?: unknown) => Error;
     try {
-      // One deadline for both round trips: the add, then reading back whose token was stored.
-      const stored = await withTimeout(
-        (async () => {
-          await queue.add(JOB_NAMES.sideEffect, data, this.#jobOptions(jobId));
-          return this.#redis.hget(jobKey(this.options.prefix, queueName, jobId), 'data');
-        })(),
-        deadline,
-      );
-      return { jobId, queue: queueName, outcome: storedBy(stored, data.addToken) ? 'added' : 'duplicate' };
+      place = this.placeOf(job);
+      unavailable = this.#unavailable(`side-effect job ${place.jobId} for plugin ${job.plugin} not added`);
+      this.#requireReady(unavailable);
     } catch (error) {
-      if (error instanceof TimeoutError) throw unavailable(`not answering within ${deadline} ms`);
-      if (isReplyError(error)) {
-        throw new HG_ERR_QUEUE_ADD_FAILED(jobId, job.plugin, redactRedisUrl(this.options.redisUrl), error.message, {
-          cause: error,
-        });
-      }
-      throw unavailable(`not reachable (${error instanceof Error ? error.message : String(error)})`, error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    const { queue: queueName, jobId } = place;
+    const deadline = this.options.addTimeoutMs;
+    return new Promise<AddResult>((resolve, reject) => {
+      const timer = setTimeout(() => settle(unavailable(`not answering within ${deadline} ms`)), deadline);
+      const settle = (answer: AddResult | Error) => {
+        if (pending.settled) return;
+        pending.settled = true;
+        clearTimeout(timer);
+        if (answer instanceof Error) reject(answer);
+        else resolve(answer);
+      };
+      const pending: PendingAdd = { job, jobId, queueName, unavailable, settle, settled: false };
+      this.#pending.push(pending);
+      this.#scheduleFlush();
+    });
+  }
+
+  /** Group commit: with nothing in flight, send at the end of this tick; else after the batch in flight. */
+  #scheduleFlush(): void {
+    if (this.#flushing || this.#flushQueued) return;
+    this.#flushQueued = true;
+    process.nextTick(() => {
+      this.#flushQueued = false;
+      void this.#flush();
+    });
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    try {
+      while (this.#pending.length > 0) {
+        // Adds whose caller stopped waiting (timed out) are not sent.
+        const batch = this.#pending.splice(0, MAX_BATCH_JOBS).filter((add) => !add.settled);
+        if (batch.length > 0) await this.#send(batch);
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** One MULTI: per job an EXISTS on its hash, then BullMQ's add script. Settles every add of the batch. */
+  async #send(batch: readonly PendingAdd[]): Promise<void> {
+    let replies: [Error | null, unknown][] | null;
+    try {
+      if (this.#closed || this.#redis.status !== 'ready') {
+        const last = this.#lastConnectionError;
+        throw new Error(
+          `not connected (${this.#closed ? 'closed' : this.#redis.status}${last ? `: ${last.message}` : ''})`,
+        );
+      }
+      const multi = (await this.#queueFor(batch[0]!.queueName).backend.client).multi();
+      for (const add of batch) {
+        const queue = this.#queueFor(add.queueName);
+        // Loads BullMQ's scripts on the connection on a queue's first use (a resolved promise after).
+        await queue.backend.client;
+        multi.runCommand('exists', [jobKey(this.options.prefix, add.queueName, add.jobId)]);
+        const json = new Job(queue, JOB_NAMES.sideEffect, add.job, this.#jobOptions(add.jobId), add.jobId).asJSON();
+        // Queued synchronously; the add's own promise carries nothing of use in a MULTI.
+        queue.backend.addJobToTransaction(multi, json, add.jobId).catch(() => undefined);
+      }
+      // Bounded like each add, so that a Redis that stopped answering does not hold later batches.
+      replies = await withTimeout(multi.exec(), this.options.addTimeoutMs);
+    } catch (error) {
+      for (const add of batch) add.settle(this.#failure(add, error));
+      return;
+    }
+    batch.forEach((add, i) => {
+      const [existsError, existed] = replies?.[2 * i] ?? [new Error('no reply'), null];
+      const [addError, added] = replies?.[2 * i + 1] ?? [new Error('no reply'), null];
+      const error =
+        existsError ??
+        addError ??
+        (typeof added === 'number' && added < 0 ? new Error(`add script answered ${added}`) : null);
+      if (error !== null) return add.settle(this.#failure(add, error));
+      add.settle({ jobId: add.jobId, queue: add.queueName, outcome: existed === 0 ? 'added' : 'duplicate' });
+    });
+  }
+
+  #failure(add: PendingAdd, error: unknown): Error {
+    if (error instanceof TimeoutError) return add.unavailable(`not answering within ${this.options.addTimeoutMs} ms`);
+    const reply = replyErrorOf(error);
+    if (reply !== undefined) {
+      return new HG_ERR_QUEUE_ADD_FAILED(
+        add.jobId,
+        add.job.plugin,
+        redactRedisUrl(this.options.redisUrl),
+        reply.message,
+        {
+          cause: error,
+        },
+      );
+    }
+    return add.unavailable(`not reachable (${error instanceof Error ? error.message : String(error)})`, error);
   }
 
   /**
@@ -178,19 +264,27 @@ export class SideEffectProducer {
   }
 }
 
-/** Our token in the stored data: this add stored it. No job at all: it was stored, ran and was removed already. */
-function storedBy(stored: string | null, token: string): boolean {
-  if (stored === null) return true;
-  try {
-    return (JSON.parse(stored) as { addToken?: unknown }).addToken === token;
-  } catch {
-    return false;
-  }
+/** At most this many adds in one MULTI (about 1 KB each on the wire). */
+const MAX_BATCH_JOBS = 256;
+
+interface PendingAdd {
+  readonly job: SideEffectJob;
+  readonly jobId: string;
+  readonly queueName: string;
+  readonly unavailable: (why: string, cause?: unknown) => Error;
+  readonly settle: (answer: AddResult | Error) => void;
+  settled: boolean;
 }
 
-/** ioredis' ReplyError: Redis answered with an error (OOM, READONLY, NOAUTH, ...). */
-function isReplyError(error: unknown): error is Error {
-  return error instanceof Error && error.name === 'ReplyError';
+/**
+ * ioredis' ReplyError: Redis answered with an error (OOM, READONLY, NOAUTH, ...). A command Redis
+ * refused while queueing it aborts the MULTI (EXECABORT): the refusal itself says why.
+ */
+function replyErrorOf(error: unknown): Error | undefined {
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return undefined;
+  const previous = (error as { previousErrors?: unknown }).previousErrors;
+  if (Array.isArray(previous) && previous[0] instanceof Error) return previous[0];
+  return error;
 }
 
 class TimeoutError extends Error {}
