@@ -4,15 +4,18 @@
  * rejects at once, and an add that Redis does not acknowledge within addTimeoutMs rejects too
  * (HG_ERR_QUEUE_UNAVAILABLE), so the caller can spool the job and answer the apiserver in time.
  *
- * Group commit (docs/performance.md: BullMQ's add costs more CPU than a side effect's budget, most
- * of it per round trip): adds are sent together in one MULTI. With nothing in flight a batch goes
- * out at the end of the current tick; adds arriving while it is in flight wait for it and go out
- * together next, so batching adds no latency at low load.
+ * Group commit (docs/performance.md: BullMQ's add costs more CPU than a side effect's budget, much
+ * of it per message): with nothing in flight, the adds of the current tick are sent at its end;
+ * adds arriving while a batch is in flight wait for it and go out together next, so batching adds
+ * no latency at low load. A batch is one corked socket write, no MULTI (ioredis builds a pipeline
+ * object per MULTI, copying every BullMQ script onto it: more CPU than the write it saves).
  *
- * Added or duplicate: BullMQ's add returns the job id either way. Each add is preceded by an
- * EXISTS on the job's hash inside the same MULTI (atomic, so nothing comes between): 0 means this
- * add stored it, 1 that a job with that id was already there. No Lua of our own, no second trip.
+ * Added or duplicate: BullMQ's add returns the job id either way. So each add stamps a random
+ * `addToken` into the job data and reads the stored data back with an HGET sent right behind it
+ * (same connection, so answered after the add; one round trip for both): our token means this add
+ * stored it; another token means the job was already there. No Lua of our own.
  */
+import { randomUUID } from 'node:crypto';
 import { Job, Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { HG_ERR_QUEUE_ADD_FAILED, HG_ERR_QUEUE_UNAVAILABLE } from '@hookgate/errors';
@@ -28,8 +31,8 @@ import {
 import { JOB_NAMES, jobKey, reconcileQueueName } from './queue-names.js';
 import { readRedisRunId } from './redis-identity.js';
 
-/** The job data as stored: the job itself (decoders ignore fields they do not know). */
-export type StoredSideEffectJob = SideEffectJob;
+/** The job data as stored: the job plus the token of the add that stored it (decoders ignore it). */
+export type StoredSideEffectJob = SideEffectJob & { readonly addToken: string };
 
 export type AddOutcome = 'added' | 'duplicate';
 
@@ -105,7 +108,7 @@ export class SideEffectProducer {
         if (answer instanceof Error) reject(answer);
         else resolve(answer);
       };
-      const pending: PendingAdd = { job, jobId, queueName, unavailable, settle, settled: false };
+      const pending: PendingAdd = { job, jobId, queueName, token: randomUUID(), unavailable, settle, settled: false };
       this.#pending.push(pending);
       this.#scheduleFlush();
     });
@@ -135,42 +138,64 @@ export class SideEffectProducer {
     }
   }
 
-  /** One MULTI: per job an EXISTS on its hash, then BullMQ's add script. Settles every add of the batch. */
+  /**
+   * One write: per job BullMQ's add script, then an HGET of the stored data (whose token tells who
+   * stored it), all queued on the connection in this tick with the socket corked. Replies come in
+   * order on the one connection, so the HGET sees the result of its add. Settles every add.
+   */
   async #send(batch: readonly PendingAdd[]): Promise<void> {
-    let replies: [Error | null, unknown][] | null;
+    const sent: { add: PendingAdd; stored: Promise<string>; data: Promise<string | null> }[] = [];
     try {
+      for (const add of batch) {
+        // Loads BullMQ's scripts on the connection on a queue's first use (a resolved promise after).
+        await this.#queueFor(add.queueName).backend.client;
+      }
       if (this.#closed || this.#redis.status !== 'ready') {
         const last = this.#lastConnectionError;
         throw new Error(
           `not connected (${this.#closed ? 'closed' : this.#redis.status}${last ? `: ${last.message}` : ''})`,
         );
       }
-      const multi = (await this.#queueFor(batch[0]!.queueName).backend.client).multi();
-      for (const add of batch) {
-        const queue = this.#queueFor(add.queueName);
-        // Loads BullMQ's scripts on the connection on a queue's first use (a resolved promise after).
-        await queue.backend.client;
-        multi.runCommand('exists', [jobKey(this.options.prefix, add.queueName, add.jobId)]);
-        const json = new Job(queue, JOB_NAMES.sideEffect, add.job, this.#jobOptions(add.jobId), add.jobId).asJSON();
-        // Queued synchronously; the add's own promise carries nothing of use in a MULTI.
-        queue.backend.addJobToTransaction(multi, json, add.jobId).catch(() => undefined);
+      const client = await this.#queueFor(batch[0]!.queueName).backend.client;
+      const socket = this.#redis.stream;
+      // Corked: the batch's commands leave in one writev instead of a write each.
+      socket.cork();
+      try {
+        for (const add of batch) {
+          const queue = this.#queueFor(add.queueName);
+          const data: StoredSideEffectJob = { ...add.job, addToken: add.token };
+          const json = new Job(queue, JOB_NAMES.sideEffect, data, this.#jobOptions(add.jobId), add.jobId).asJSON();
+          const stored = queue.backend.addJobToTransaction(client, json, add.jobId);
+          sent.push({
+            add,
+            stored,
+            data: this.#redis.hget(jobKey(this.options.prefix, add.queueName, add.jobId), 'data'),
+          });
+        }
+      } finally {
+        socket.uncork();
       }
-      // Bounded like each add, so that a Redis that stopped answering does not hold later batches.
-      replies = await withTimeout(multi.exec(), this.options.addTimeoutMs);
     } catch (error) {
+      for (const { stored, data } of sent) void Promise.allSettled([stored, data]);
       for (const add of batch) add.settle(this.#failure(add, error));
       return;
     }
-    batch.forEach((add, i) => {
-      const [existsError, existed] = replies?.[2 * i] ?? [new Error('no reply'), null];
-      const [addError, added] = replies?.[2 * i + 1] ?? [new Error('no reply'), null];
-      const error =
-        existsError ??
-        addError ??
-        (typeof added === 'number' && added < 0 ? new Error(`add script answered ${added}`) : null);
-      if (error !== null) return add.settle(this.#failure(add, error));
-      add.settle({ jobId: add.jobId, queue: add.queueName, outcome: existed === 0 ? 'added' : 'duplicate' });
-    });
+    // Bounded like each add, so that a Redis that stopped answering does not hold later batches.
+    await withTimeout(
+      Promise.all(
+        sent.map(async ({ add, stored, data }) => {
+          try {
+            await stored;
+            const outcome = storedBy(await data, add.token) ? 'added' : 'duplicate';
+            add.settle({ jobId: add.jobId, queue: add.queueName, outcome });
+          } catch (error) {
+            void data.catch(() => undefined);
+            add.settle(this.#failure(add, error));
+          }
+        }),
+      ),
+      this.options.addTimeoutMs,
+    ).catch(() => undefined);
   }
 
   #failure(add: PendingAdd, error: unknown): Error {
@@ -264,13 +289,21 @@ export class SideEffectProducer {
   }
 }
 
-/** At most this many adds in one MULTI (about 1 KB each on the wire). */
+/** Our token in the stored data: this add stored it. No job at all: it was stored, ran and was removed already. */
+function storedBy(stored: string | null, token: string): boolean {
+  // The token is a random UUID: found in the data, it is ours (cheaper than parsing the job).
+  return stored === null || stored.includes(token);
+}
+
+/** At most this many adds in one write (about 1 KB each on the wire). */
 const MAX_BATCH_JOBS = 256;
 
 interface PendingAdd {
   readonly job: SideEffectJob;
   readonly jobId: string;
   readonly queueName: string;
+  /** Stored in the job data: reading back our token means this add stored the job. */
+  readonly token: string;
   readonly unavailable: (why: string, cause?: unknown) => Error;
   readonly settle: (answer: AddResult | Error) => void;
   settled: boolean;
