@@ -50,7 +50,7 @@ export class SideEffectProducer {
   readonly #onConnectionError: ((error: Error) => void) | undefined;
   #lastConnectionError: Error | undefined;
   #closed = false;
-  /** Adds waiting for the next MULTI, in order. */
+  /** Adds waiting for the next batch, in order. */
   #pending: PendingAdd[] = [];
   #flushing = false;
   #flushQueued = false;
@@ -82,7 +82,7 @@ export class SideEffectProducer {
   }
 
   /**
-   * Adds one job under its deterministic id (sent with the adds around it in one MULTI). Rejects
+   * Adds one job under its deterministic id (sent with the adds around it in one write). Rejects
    * with HG_ERR_QUEUE_UNAVAILABLE (not connected, or no answer within addTimeoutMs) or
    * HG_ERR_QUEUE_ADD_FAILED (Redis answered an error); the job may have been stored all the same
    * after a timeout, which a later add reports as duplicate.
@@ -309,15 +309,9 @@ interface PendingAdd {
   settled: boolean;
 }
 
-/**
- * ioredis' ReplyError: Redis answered with an error (OOM, READONLY, NOAUTH, ...). A command Redis
- * refused while queueing it aborts the MULTI (EXECABORT): the refusal itself says why.
- */
+/** ioredis' ReplyError: Redis answered with an error (OOM, READONLY, NOAUTH, NOPERM, WRONGTYPE, ...). */
 function replyErrorOf(error: unknown): Error | undefined {
-  if (!(error instanceof Error) || error.name !== 'ReplyError') return undefined;
-  const previous = (error as { previousErrors?: unknown }).previousErrors;
-  if (Array.isArray(previous) && previous[0] instanceof Error) return previous[0];
-  return error;
+  return error instanceof Error && error.name === 'ReplyError' ? error : undefined;
 }
 
 class TimeoutError extends Error {}

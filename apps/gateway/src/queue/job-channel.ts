@@ -2,7 +2,7 @@
  * Side-effect jobs over the cluster's IPC channel: a worker sends one review's jobs to the primary
  * (which owns the producer and the spool) and awaits its answer. Measured in docs/performance.md:
  * a job-sized round trip costs 0.03–0.06 ms and 15–30 µs of CPU on each side, most of it per
- * message; so the answers the primary has in the same tick (the reviews one Redis MULTI
+ * message; so the answers the primary has in the same tick (the reviews one Redis batch
  * acknowledged) go to their worker in one message.
  */
 import cluster, { type Worker } from 'node:cluster';

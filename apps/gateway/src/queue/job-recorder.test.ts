@@ -101,7 +101,7 @@ describe('JobRecorder: reviews recorded together', () => {
     const mixed = [sampleJob('ledger', 'a'), sampleJob('broken', 'b'), sampleJob('ledger', 'c')];
     const alone = sampleJob('dns', 'd');
 
-    // Two reviews at once: their jobs go to Redis in one MULTI.
+    // Two reviews at once: their jobs go to Redis in one batch.
     const outcomes = await Promise.all([recorder.record(mixed, 5000), recorder.record([alone], 5000)]);
 
     expect(outcomes).toEqual([

@@ -148,7 +148,7 @@ export class JobRecorder {
   /**
    * Makes one review's jobs durable within `waitMs`: Redis, else the spool. Resolves (never
    * rejects) with how, or with why not. The producer sends the jobs of reviews arriving together
-   * in one MULTI; a job Redis refused (or a review out of time) goes to the spool, the jobs Redis
+   * in one batch; a job Redis refused (or a review out of time) goes to the spool, the jobs Redis
    * acknowledged do not.
    */
   async record(jobs: readonly SideEffectJob[], waitMs: number): Promise<RecordOutcome> {
