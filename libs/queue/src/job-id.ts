@@ -9,7 +9,7 @@
  * The prefix makes the id never all digits (BullMQ reads those as its own counter ids) and names
  * the scheme's version; hex has no ':' (BullMQ's key separator). 68 characters in all.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const JOB_ID_PREFIX = 'se1-';
 
@@ -30,7 +30,8 @@ export function computeJobId(identity: JobIdentity): string {
     identity.effectKind,
     identity.effectKey,
   ]);
-  return JOB_ID_PREFIX + createHash('sha256').update(canonical, 'utf8').digest('hex');
+  // One-shot hash: the same digest as createHash, without a Hash object per job (a few µs less each).
+  return JOB_ID_PREFIX + hash('sha256', canonical, 'hex');
 }
 
 /** The id of a built job. */

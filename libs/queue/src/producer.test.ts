@@ -7,7 +7,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
+import { ensureRedis, startRedisServer, type RedisHandle } from '@hookgate/devtools';
 import { isHookgateError } from '@hookgate/errors';
 import { BACKOFF_TYPE } from './backoff.js';
 import { buildSideEffectJob } from './build-job.js';
@@ -264,6 +264,65 @@ describe('SideEffectProducer: added or duplicate', () => {
   });
 });
 
+describe('SideEffectProducer: adds sent together (group commit)', () => {
+  it('sends the adds of one tick in one write and tells each added from duplicate, a repeat within the batch too', async () => {
+    // A redis-server of its own: its read events are this producer's and the admin's alone.
+    const own = await startRedisServer();
+    cleanups.push(() => own.stop());
+    const prefix = uniquePrefix();
+    const producer = startProducer({ prefix, redisUrl: own.url });
+    await until(() => producer.connectionStatus === 'ready', 'the producer to connect');
+    const before = makeJob({ key: 'before' });
+    expect((await producer.add(before)).outcome).toBe('added');
+    // Each queue's first use reads Redis's version: done here, before counting.
+    expect((await producer.add(makeJob({ plugin: 'dns', key: 'before' }))).outcome).toBe('added');
+    const admin = new Redis(own.url);
+    cleanups.push(async () => void (await admin.quit()));
+    const readsBefore = await readEvents(admin);
+
+    const fresh = makeJob({ key: 'fresh' });
+    const batch = [before, fresh, fresh, makeJob({ key: 'other' }), makeJob({ plugin: 'dns' })];
+    const results = await Promise.all(batch.map((job) => producer.add(job)));
+
+    expect(results.map((r) => r.outcome)).toEqual(['duplicate', 'added', 'duplicate', 'added', 'added']);
+    expect(results.map((r) => r.jobId)).toEqual(batch.map((job) => jobIdOf(job)));
+    expect(results[4]!.queue).toBe('hookgate-reconcile-dns');
+    // One read event for the whole batch (10 commands), one for each INFO of the admin.
+    expect((await readEvents(admin)) - readsBefore).toBe(2);
+    const ledger = new Queue('hookgate-reconcile-ledger', { connection: { url: own.url }, prefix });
+    cleanups.push(() => ledger.close());
+    expect(await ledger.getJobCounts('waiting')).toEqual({ waiting: 3 });
+  });
+
+  it('a job Redis refuses within a batch rejects alone; the others of the batch are stored', async () => {
+    const prefix = uniquePrefix();
+    obliterateAfterwards(prefix, 'ledger');
+    obliterateAfterwards(prefix, 'broken');
+    const producer = await readyProducer(prefix);
+    const admin = new Redis(redisUrl);
+    cleanups.push(async () => void (await admin.quit()));
+    // BullMQ's add script INCRs the queue's id counter: a value that is no integer makes Redis refuse it.
+    await admin.set(`${prefix}:hookgate-reconcile-broken:id`, 'not-a-number');
+
+    const good = [makeJob({ key: 'one' }), makeJob({ key: 'two' })];
+    const [first, refused, second] = await Promise.allSettled([
+      producer.add(good[0]!),
+      producer.add(makeJob({ plugin: 'broken' })),
+      producer.add(good[1]!),
+    ]);
+
+    expect(first).toMatchObject({ status: 'fulfilled', value: { outcome: 'added' } });
+    expect(second).toMatchObject({ status: 'fulfilled', value: { outcome: 'added' } });
+    expect(refused.status).toBe('rejected');
+    const error = (refused as PromiseRejectedResult).reason as Error;
+    expect(isHookgateError(error, 'HG_ERR_QUEUE_ADD_FAILED'), String(error)).toBe(true);
+    expect(error.message).toMatch(/not an integer/);
+    for (const job of good) {
+      expect(await admin.exists(`${prefix}:hookgate-reconcile-ledger:${jobIdOf(job)}`)).toBe(1);
+    }
+  });
+});
+
 describe('SideEffectProducer: Redis unreachable or failing', () => {
   it('rejects at once with HG_ERR_QUEUE_UNAVAILABLE when nothing listens, while connecting and after', async () => {
     const port = await unusedPort();
@@ -392,3 +451,9 @@ describe('SideEffectProducer: options and identity', () => {
     expect(error.message).toMatch(/^cannot read Redis's run_id: Redis at redis:\/\/127\.0\.0\.1:\d+ is not connected/);
   });
 });
+
+/** How many times Redis has read from its clients' sockets so far. */
+async function readEvents(admin: Redis): Promise<number> {
+  const stats = await admin.info('stats');
+  return Number(/total_reads_processed:(\d+)/.exec(stats)?.[1] ?? 0);
+}

@@ -1,7 +1,9 @@
 /**
  * Side-effect jobs over the cluster's IPC channel: a worker sends one review's jobs to the primary
  * (which owns the producer and the spool) and awaits its answer. Measured in docs/performance.md:
- * a job-sized round trip costs 0.03–0.06 ms and 15–30 µs of CPU on each side.
+ * a job-sized round trip costs 0.03–0.06 ms and 15–30 µs of CPU on each side, most of it per
+ * message; so the answers the primary has in the same tick (the reviews one Redis batch
+ * acknowledged) go to their worker in one message.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { SideEffectJob } from '@hookgate/queue';
@@ -27,11 +29,27 @@ export function answerJobMessages(record: RecordJobs | undefined): void {
             code: 'internal',
             reason: `recording failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
           }));
-    void recorded.then((outcome) => {
-      if (worker.isConnected())
-        worker.send({ type: 'hookgate:side-effect-jobs-recorded', id, outcome } satisfies PrimaryMessage);
-    });
+    void recorded.then((outcome) => answerAtTickEnd(worker, { id, outcome }));
   });
+}
+
+type Answer = { readonly id: number; readonly outcome: RecordOutcome };
+const answersDue = new Map<Worker, Answer[]>();
+
+/** Collects the answers of this tick per worker; the first one schedules the sending of all. */
+function answerAtTickEnd(worker: Worker, answer: Answer): void {
+  const due = answersDue.get(worker);
+  if (due !== undefined) return void due.push(answer);
+  answersDue.set(worker, [answer]);
+  if (answersDue.size === 1) process.nextTick(sendAnswersDue);
+}
+
+function sendAnswersDue(): void {
+  for (const [worker, answers] of answersDue) {
+    if (worker.isConnected())
+      worker.send({ type: 'hookgate:side-effect-jobs-recorded', answers } satisfies PrimaryMessage);
+  }
+  answersDue.clear();
 }
 
 /** Worker: `record` sends the jobs to the primary and resolves with its answer, or after `waitMs` without one. */
@@ -40,7 +58,7 @@ export function primaryJobChannel(send: (message: WorkerMessage) => void): { rec
   let nextId = 0;
   const onMessage = (message: unknown) => {
     if (!isPrimaryMessage(message) || message.type !== 'hookgate:side-effect-jobs-recorded') return;
-    waiting.get(message.id)?.(message.outcome);
+    for (const { id, outcome } of message.answers) waiting.get(id)?.(outcome);
   };
   const onDisconnect = () => {
     for (const answer of [...waiting.values()])

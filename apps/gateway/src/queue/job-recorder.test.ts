@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { ensureRedis, freePort, startRedisServer, type RedisHandle } from '@hookgate/devtools';
 import { HG_ERR_SPOOL_FULL } from '@hookgate/errors';
 import { Spool } from '@hookgate/spool';
@@ -84,6 +85,50 @@ describe('JobRecorder with Redis up', () => {
     expect(await metricValue(registry, 'hookgate_side_effect_jobs_total{plugin="ledger",outcome="added"}')).toBe(1);
     expect(await metricValue(registry, 'hookgate_side_effect_jobs_total{plugin="ledger",outcome="duplicate"}')).toBe(1);
     expect(await metricValue(registry, 'hookgate_side_effect_jobs_total{plugin="dns",outcome="added"}')).toBe(1);
+  });
+});
+
+describe('JobRecorder: reviews recorded together', () => {
+  it('spools exactly the jobs Redis refused within a batch; their neighbours are acknowledged and not spooled', async () => {
+    const { open, prefix } = await setup(shared.url);
+    const { recorder, registry } = await open();
+    await expect.poll(() => recorder.redisUp()).toBe(true);
+    const admin = new Redis(shared.url);
+    cleanups.push(async () => void (await admin.quit()));
+    // BullMQ's add script INCRs the queue's id counter: a value that is no integer makes Redis refuse it.
+    const brokenCounter = `${prefix}:hookgate-reconcile-broken:id`;
+    await admin.set(brokenCounter, 'not-a-number');
+    const mixed = [sampleJob('ledger', 'a'), sampleJob('broken', 'b'), sampleJob('ledger', 'c')];
+    const alone = sampleJob('dns', 'd');
+
+    // Two reviews at once: their jobs go to Redis in one batch.
+    const outcomes = await Promise.all([recorder.record(mixed, 5000), recorder.record([alone], 5000)]);
+
+    expect(outcomes).toEqual([
+      { ok: true, via: 'spool' },
+      { ok: true, via: 'redis' },
+    ]);
+    expect(recorder.stats().pendingRecords).toBe(1);
+    for (const job of [mixed[0]!, mixed[2]!, alone]) expect(await storedJob(shared.url, prefix, job)).not.toBeNull();
+    expect(await storedJob(shared.url, prefix, mixed[1]!)).toBeNull();
+    const count = (plugin: string, outcome: string) =>
+      metricValue(registry, `hookgate_side_effect_jobs_total{plugin="${plugin}",outcome="${outcome}"}`);
+    expect(await count('ledger', 'added')).toBe(2);
+    expect(await count('ledger', 'spooled')).toBe(0);
+    expect(await count('broken', 'spooled')).toBe(1);
+    expect(await count('dns', 'added')).toBe(1);
+
+    // Once Redis takes it, the drain hands on the refused job alone: the spool held nothing else.
+    await admin.del(brokenCounter);
+    await expect.poll(() => recorder.stats().pendingRecords, { timeout: 10_000 }).toBe(0);
+    expect(await storedJob(shared.url, prefix, mixed[1]!)).toMatchObject({ ...mixed[1]! });
+    const handedOn = (plugin: string) =>
+      metricValue(
+        registry,
+        `hookgate_side_effect_jobs_handed_on_total{plugin="${plugin}",via="drain",outcome="added"}`,
+      );
+    expect(await handedOn('broken')).toBe(1);
+    expect(await handedOn('ledger')).toBe(0);
   });
 });
 

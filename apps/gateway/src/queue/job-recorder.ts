@@ -147,24 +147,41 @@ export class JobRecorder {
 
   /**
    * Makes one review's jobs durable within `waitMs`: Redis, else the spool. Resolves (never
-   * rejects) with how, or with why not.
+   * rejects) with how, or with why not. The producer sends the jobs of reviews arriving together
+   * in one batch; a job Redis refused (or a review out of time) goes to the spool, the jobs Redis
+   * acknowledged do not.
    */
   async record(jobs: readonly SideEffectJob[], waitMs: number): Promise<RecordOutcome> {
     if (this.#closed) return { ok: false, code: 'closed', reason: 'the gateway is shutting down' };
     let redisProblem = this.#redisFirst ? this.#notReady() : this.#downReason;
-    if (redisProblem === undefined) {
-      const redisWaitMs = Math.max(1, Math.min(this.#options.redis.addTimeoutMs, waitMs - SPOOL_RESERVE_MS));
-      try {
-        const results = await withDeadline(Promise.all(jobs.map((job) => this.#producer.add(job))), redisWaitMs);
-        this.#countAdded(jobs, results, undefined);
-        this.#keepForReplay(jobs);
-        return { ok: true, via: 'redis' };
-      } catch (error) {
-        redisProblem = describeError(error);
-        this.#redisDown(redisProblem);
-      }
+    if (redisProblem !== undefined) return this.#spoolJobs(jobs, redisProblem);
+    const redisWaitMs = Math.max(1, Math.min(this.#options.redis.addTimeoutMs, waitMs - SPOOL_RESERVE_MS));
+    let settled: PromiseSettledResult<AddResult>[];
+    try {
+      settled = await withDeadline(Promise.allSettled(jobs.map((job) => this.#producer.add(job))), redisWaitMs);
+    } catch (error) {
+      // Out of time: whichever of them Redis still stores is a duplicate when the spool drains.
+      redisProblem = describeError(error);
+      this.#redisDown(redisProblem);
+      return this.#spoolJobs(jobs, redisProblem);
     }
-    return this.#spoolJobs(jobs, redisProblem);
+    const acknowledged: SideEffectJob[] = [];
+    const results: AddResult[] = [];
+    const refused: SideEffectJob[] = [];
+    settled.forEach((result, i) => {
+      if (result.status === 'fulfilled') {
+        acknowledged.push(jobs[i]!);
+        results.push(result.value);
+      } else {
+        refused.push(jobs[i]!);
+        redisProblem ??= describeError(result.reason);
+      }
+    });
+    this.#countAdded(acknowledged, results, undefined);
+    this.#keepForReplay(acknowledged);
+    if (redisProblem === undefined) return { ok: true, via: 'redis' };
+    this.#redisDown(redisProblem);
+    return this.#spoolJobs(refused, redisProblem);
   }
 
   /** Stops the background work, writes what waits for the replay spool, closes Redis and the spool. */

@@ -25,8 +25,14 @@ export type PrimaryMessage =
   /** A registry change: a registration, renewal, expiry or deregistration (`registry.generation` moves unless it is a renewal). */
   | { readonly type: 'hookgate:registry'; readonly registry: RegistrySnapshot }
   | { readonly type: 'hookgate:shutdown' }
-  /** The answer to a worker's side-effect jobs: acknowledged by Redis, fsynced to the spool, or why not. */
-  | { readonly type: 'hookgate:side-effect-jobs-recorded'; readonly id: number; readonly outcome: RecordOutcome };
+  /**
+   * Answers to a worker's side-effect jobs (acknowledged by Redis, fsynced to the spool, or why
+   * not): those settled in the same tick travel together, one message per worker.
+   */
+  | {
+      readonly type: 'hookgate:side-effect-jobs-recorded';
+      readonly answers: readonly { readonly id: number; readonly outcome: RecordOutcome }[];
+    };
 
 export type WorkerMessage =
   /** Sent once the worker listens for IPC: the primary answers with the current configuration. */
