@@ -10,9 +10,9 @@ export {
   rewriteConfig,
   startGateway,
   type GatewayProcess,
-  type LogLine,
   type StartGatewayOptions,
 } from './gateway-process.js';
+export { collectProcessLog, type LogLine, type ProcessLog } from './process-log.js';
 export {
   installProductionDependencies,
   writeProductionLayout,
