@@ -6,13 +6,12 @@
  * counted, nothing crashes, and the neighbouring jobs are reconciled.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedis, startGateway, type GatewayProcess, type RedisHandle } from '@hookgate/devtools';
+import type { GatewayProcess } from '@hookgate/devtools';
 import {
   SideEffectProducer,
   buildSideEffectJob,
@@ -21,11 +20,8 @@ import {
   type SideEffectJob,
 } from '@hookgate/queue';
 import { AdmissionClient } from '../src/admission-client.js';
-import { startController, type ControllerProcess } from '../src/controller-process.js';
-import { FakeApiServer } from '../src/fake-apiserver.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
-import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
+import { startPlugin } from '../src/plugin-process.js';
 import {
   RECONCILE_HOOK,
   controllerConfig,
@@ -33,52 +29,36 @@ import {
   podReview,
   printedLines,
   reconcileCounts,
-  startReconcilePlugin,
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
+import {
+  CaseCleanups,
+  metricValue,
+  startReconcileEnvironment,
+  type ReconcileEnvironment,
+} from '../src/reconcile-environment.js';
 import { startRestartableRedis } from '../src/restartable-redis.js';
 
 const RECONCILE_PLUGIN = 'reconciles';
 const GARBAGE_PLUGIN = 'garbage';
 
-let dir: string;
-let api: FakeApiServer;
-let kubeconfig: string;
-let shared: RedisHandle;
-let redisClient: Redis;
-let reconcilePlugin: PluginProcess;
-const cleanups: (() => Promise<unknown>)[] = [];
+let env: ReconcileEnvironment;
+const cleanups = new CaseCleanups();
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hookgate-bad-input-e2e-'));
-  api = await FakeApiServer.start();
-  kubeconfig = await api.writeKubeconfig();
-  [shared, reconcilePlugin] = await Promise.all([
-    ensureRedis(),
-    startReconcilePlugin(`unix://${join(dir, 'reconciles.sock')}`, RECONCILE_PLUGIN, join(dir, 'never-released')),
-  ]);
-  redisClient = new Redis(shared.url, { maxRetriesPerRequest: 1 });
-});
-afterAll(async () => {
-  redisClient?.disconnect();
-  await reconcilePlugin?.stop();
-  await shared?.stop();
-  await api?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function casePrefix(): string {
-  const prefix = `{bad-input-${randomUUID().slice(0, 8)}}`;
-  cleanups.push(async () => {
-    const keys = await redisClient.keys(`${prefix}:*`);
-    if (keys.length > 0) await redisClient.del(...keys);
+  env = await startReconcileEnvironment({
+    name: 'bad-input',
+    plugin: RECONCILE_PLUGIN,
+    releaseFile: 'never-released',
   });
-  return prefix;
-}
+});
+afterAll(() => env?.stop());
+afterEach(() => cleanups.run());
+
+const casePrefix = () => cleanups.queuePrefix(env.redisClient, 'bad-input');
+const controller = (config: Record<string, unknown>) => cleanups.controller(config);
+const metric = metricValue;
 
 async function gateway(
   redisUrl: string,
@@ -97,27 +77,11 @@ async function gateway(
       ]),
     ],
     {
-      plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
+      plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
       extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
     },
   );
-  const started = await startGateway({ config, stateDir });
-  const client = new AdmissionClient(started.admissionUrl);
-  cleanups.push(async () => {
-    await client.close();
-    await started.stop();
-  });
-  return { gateway: started, client };
-}
-
-async function controller(config: Record<string, unknown>): Promise<ControllerProcess> {
-  const started = await startController(config);
-  cleanups.push(() => started.stop());
-  return started;
-}
-
-async function metric(url: string, name: string, labels: Record<string, string> = {}): Promise<number> {
-  return sampleValue(await fetchMetrics(url), name, labels) ?? 0;
+  return cleanups.gateway(config, stateDir);
 }
 
 async function admitted(client: AdmissionClient, review: PodReview): Promise<boolean | undefined> {
@@ -161,7 +125,7 @@ const jobIdOfDenied = (job: ReturnType<typeof deniedJob>) =>
   });
 
 async function addJobs(prefix: string, jobs: readonly SideEffectJob[]): Promise<void> {
-  const producer = new SideEffectProducer({ redisUrl: shared.url, prefix });
+  const producer = new SideEffectProducer({ redisUrl: env.redis.url, prefix });
   try {
     // The producer fails fast while it connects (the gateway would spool): wait until it is ready.
     await expect.poll(() => producer.connectionStatus, { timeout: 5_000, interval: 20 }).toBe('ready');
@@ -189,12 +153,12 @@ describe('a damaged record in the spool', () => {
     cleanups.push(() => redis.stop());
     await redis.stop();
     const prefix = `{spool-${randomUUID().slice(0, 8)}}`;
-    const stateDir = join(dir, `state-${randomUUID().slice(0, 8)}`);
+    const stateDir = join(env.dir, `state-${randomUUID().slice(0, 8)}`);
     const first = await gateway(redis.url, prefix, stateDir);
     const reviews = [podReview('spooled'), podReview('spooled'), podReview('spooled')];
     for (const review of reviews) {
       expect(await admitted(first.client, review)).toBe(true);
-      storePod(api, review);
+      storePod(env.api, review);
     }
     expect(await metric(first.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(3);
     await first.gateway.stop();
@@ -217,8 +181,8 @@ describe('a damaged record in the spool', () => {
         controllerConfig({
           redisUrl: redis.url,
           prefix,
-          plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-          kubeconfig,
+          plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
+          kubeconfig: env.kubeconfig,
         }),
       ),
     ]);
@@ -239,7 +203,7 @@ describe('a damaged record in the spool', () => {
         })
         .toBe('completed');
       await expect
-        .poll(() => reconcileCounts(reconcilePlugin, review.uid).applied, { timeout: 5_000 })
+        .poll(() => reconcileCounts(env.reconcilePlugin, review.uid).applied, { timeout: 5_000 })
         .toEqual(['PERSISTED']);
     }
     // The damaged record's job is lost (the warning says so), not half-delivered.
@@ -255,13 +219,13 @@ describe('an undecodable job in a plugin queue', () => {
     const prefix = casePrefix();
     const ctl = await controller(
       controllerConfig({
-        redisUrl: shared.url,
+        redisUrl: env.redis.url,
         prefix,
-        plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-        kubeconfig,
+        plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
+        kubeconfig: env.kubeconfig,
       }),
     );
-    const connection = new Redis(shared.url, { maxRetriesPerRequest: null });
+    const connection = new Redis(env.redis.url, { maxRetriesPerRequest: null });
     const queue = new Queue(reconcileQueueName(RECONCILE_PLUGIN), { connection, prefix });
     cleanups.push(async () => {
       await queue.close();
@@ -274,16 +238,16 @@ describe('an undecodable job in a plugin queue', () => {
 
     for (const jobId of ['undecodable-1', 'undecodable-2']) {
       await expect
-        .poll(async () => (await jobView(redisClient, prefix, RECONCILE_PLUGIN, jobId)).state, { timeout: 15_000 })
+        .poll(async () => (await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, jobId)).state, { timeout: 15_000 })
         .toBe('failed');
-      expect((await jobView(redisClient, prefix, RECONCILE_PLUGIN, jobId)).failedReason).toMatch(
+      expect((await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, jobId)).failedReason).toMatch(
         /^undecodable side-effect job \(.+\): it can never be reconciled/,
       );
       const line = await ctl.waitForLog((l) => l.level === 'warn' && l['jobId'] === jobId);
       expect(String(line.msg)).toContain('reconcile job left in the failed set after 1 attempt(s)');
     }
     await expect
-      .poll(async () => (await jobView(redisClient, prefix, RECONCILE_PLUGIN, jobIdOfDenied(after))).state, {
+      .poll(async () => (await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, jobIdOfDenied(after))).state, {
         timeout: 15_000,
       })
       .toBe('completed');
@@ -308,17 +272,17 @@ describe('an undecodable job in a plugin queue', () => {
 describe('a plugin answering garbage or hanging in Reconcile', () => {
   it('has those jobs retried or delayed, never a crash, while the other jobs are reconciled', async () => {
     const prefix = casePrefix();
-    const garbage = await startPlugin('garbage-reconcile-plugin.ts', [`unix://${join(dir, 'garbage.sock')}`]);
+    const garbage = await startPlugin('garbage-reconcile-plugin.ts', [`unix://${join(env.dir, 'garbage.sock')}`]);
     cleanups.push(() => garbage.stop());
     const ctl = await controller(
       controllerConfig({
-        redisUrl: shared.url,
+        redisUrl: env.redis.url,
         prefix,
         plugins: [
           { name: GARBAGE_PLUGIN, target: garbage.target },
-          { name: RECONCILE_PLUGIN, target: reconcilePlugin.target },
+          { name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target },
         ],
-        kubeconfig,
+        kubeconfig: env.kubeconfig,
         extra: { reconcileTimeoutMs: 800, attempts: 3 },
       }),
     );
@@ -332,12 +296,12 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
     await addJobs(prefix, [garbled, hanging, ...garbageNeighbours, ...hangNeighbours]);
 
     const state = async (job: ReturnType<typeof deniedJob>) =>
-      (await jobView(redisClient, prefix, job.plugin, jobIdOfDenied(job))).state;
+      (await jobView(env.redisClient, prefix, job.plugin, jobIdOfDenied(job))).state;
     for (const job of [...garbageNeighbours, ...hangNeighbours])
       await expect.poll(() => state(job), { timeout: 15_000 }).toBe('completed');
     for (const job of hangNeighbours)
       await expect
-        .poll(() => reconcileCounts(reconcilePlugin, job.requestUid).applied, { timeout: 5_000 })
+        .poll(() => reconcileCounts(env.reconcilePlugin, job.requestUid).applied, { timeout: 5_000 })
         .toEqual(['NOT_PERSISTED']);
 
     // Garbage is the plugin's answer (not a transport failure): retried with attempts, then the failed set.
@@ -363,7 +327,7 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
 
     // A Reconcile that never answers times out: delayed without using attempts, called again and again.
     await expect
-      .poll(() => reconcileCounts(reconcilePlugin, hanging.requestUid).calls, { timeout: 15_000 })
+      .poll(() => reconcileCounts(env.reconcilePlugin, hanging.requestUid).calls, { timeout: 15_000 })
       .toBeGreaterThanOrEqual(2);
     expect(['delayed', 'active', 'waiting']).toContain(await state(hanging));
     expect(

@@ -7,98 +7,58 @@
  * short (grace 300 ms, confirming read after 800 ms, stall check every 500 ms).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedis, startGateway, type GatewayProcess, type RedisHandle } from '@hookgate/devtools';
 import { computeJobId } from '@hookgate/queue';
 import { AdmissionClient, wrapReview } from '../src/admission-client.js';
-import { startController, type ControllerProcess } from '../src/controller-process.js';
-import { FakeApiServer } from '../src/fake-apiserver.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
-import { startBuiltinPlugin, startPlugin, type PluginProcess } from '../src/plugin-process.js';
+import { startBuiltinPlugin, startPlugin } from '../src/plugin-process.js';
 import {
   RECONCILE_HOOK,
   controllerConfig,
   jobView,
   podReview,
   reconcileCounts,
-  startReconcilePlugin,
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
+import {
+  CaseCleanups,
+  metricValue,
+  startReconcileEnvironment,
+  type ReconcileEnvironment,
+} from '../src/reconcile-environment.js';
 import { startRestartableRedis, type RestartableRedis } from '../src/restartable-redis.js';
 
 const RECONCILE_PLUGIN = 'reconciles';
 
-let dir: string;
-let api: FakeApiServer;
-let kubeconfig: string;
-let shared: RedisHandle;
-let redisClient: Redis;
-let reconcilePlugin: PluginProcess;
-const cleanups: (() => Promise<unknown>)[] = [];
+let env: ReconcileEnvironment;
+const cleanups = new CaseCleanups();
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hookgate-pipeline-e2e-'));
-  api = await FakeApiServer.start();
-  api.registerResource({
-    group: 'networking.k8s.io',
-    version: 'v1',
-    resource: 'ingresses',
-    kind: 'Ingress',
-    namespaced: true,
+  env = await startReconcileEnvironment({
+    name: 'pipeline',
+    plugin: RECONCILE_PLUGIN,
+    prepareApi: (api) =>
+      api.registerResource({
+        group: 'networking.k8s.io',
+        version: 'v1',
+        resource: 'ingresses',
+        kind: 'Ingress',
+        namespaced: true,
+      }),
   });
-  kubeconfig = await api.writeKubeconfig();
-  [shared, reconcilePlugin] = await Promise.all([
-    ensureRedis(),
-    startReconcilePlugin(`unix://${join(dir, 'reconciles.sock')}`, RECONCILE_PLUGIN, join(dir, 'release')),
-  ]);
-  redisClient = new Redis(shared.url, { maxRetriesPerRequest: 1 });
 });
-afterAll(async () => {
-  redisClient?.disconnect();
-  await reconcilePlugin?.stop();
-  await shared?.stop();
-  await api?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+afterAll(() => env?.stop());
+afterEach(() => cleanups.run());
 
-/** The queue prefix of one case (a hash tag, as the default), its keys deleted afterwards from the shared Redis. */
-function casePrefix(): string {
-  const prefix = `{pipeline-${randomUUID().slice(0, 8)}}`;
-  cleanups.push(async () => {
-    const keys = await redisClient.keys(`${prefix}:*`);
-    if (keys.length > 0) await redisClient.del(...keys);
-  });
-  return prefix;
-}
-
-async function gateway(
-  config: string,
-  stateDir?: string,
-): Promise<{ gateway: GatewayProcess; client: AdmissionClient }> {
-  const started = await startGateway({ config, ...(stateDir ? { stateDir } : {}) });
-  const client = new AdmissionClient(started.admissionUrl);
-  cleanups.push(async () => {
-    await client.close();
-    await started.stop();
-  });
-  return { gateway: started, client };
-}
-
-async function controller(config: Record<string, unknown>): Promise<ControllerProcess> {
-  const started = await startController(config);
-  cleanups.push(() => started.stop());
-  return started;
-}
+const casePrefix = () => cleanups.queuePrefix(env.redisClient, 'pipeline');
+const gateway = (config: string, stateDir?: string) => cleanups.gateway(config, stateDir);
+const controller = (config: Record<string, unknown>) => cleanups.controller(config);
+const metric = metricValue;
 
 /** The reconcile plugin's hook on Pod CREATEs in namespace default, jobs on `redisUrl` under `prefix`. */
 function reconcileGatewayConfig(redisUrl: string, prefix: string): string {
@@ -114,7 +74,7 @@ function reconcileGatewayConfig(redisUrl: string, prefix: string): string {
       ]),
     ],
     {
-      plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
+      plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
       workers: 2,
       extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
     },
@@ -125,8 +85,8 @@ function reconcileController(redisUrl: string, prefix: string, extra: Record<str
   return controllerConfig({
     redisUrl,
     prefix,
-    plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-    kubeconfig,
+    plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
+    kubeconfig: env.kubeconfig,
     extra,
   });
 }
@@ -141,10 +101,6 @@ async function admit(
   return { allowed: response?.allowed, ...(response?.status?.message ? { message: response.status.message } : {}) };
 }
 
-async function metric(url: string, name: string, labels: Record<string, string> = {}): Promise<number> {
-  return sampleValue(await fetchMetrics(url), name, labels) ?? 0;
-}
-
 async function completedCount(redis: Redis, prefix: string, reviews: readonly PodReview[]): Promise<number> {
   const views = await Promise.all(
     reviews.map((r) => jobView(redis, prefix, RECONCILE_PLUGIN, r.jobId(RECONCILE_PLUGIN))),
@@ -156,12 +112,12 @@ async function completedCount(redis: Redis, prefix: string, reviews: readonly Po
 async function expectAppliedOnce(reviews: readonly PodReview[]): Promise<void> {
   // The plugin prints before it answers; its output may reach this process a moment after Redis shows the job done.
   await expect
-    .poll(() => reviews.filter((r) => reconcileCounts(reconcilePlugin, r.uid).applied.length > 0).length, {
+    .poll(() => reviews.filter((r) => reconcileCounts(env.reconcilePlugin, r.uid).applied.length > 0).length, {
       timeout: 5_000,
     })
     .toBe(reviews.length);
   for (const review of reviews) {
-    const counts = reconcileCounts(reconcilePlugin, review.uid);
+    const counts = reconcileCounts(env.reconcilePlugin, review.uid);
     expect({ name: review.name, ...counts, atLeastOnce: counts.calls >= 1 }).toEqual({
       name: review.name,
       calls: counts.calls,
@@ -222,7 +178,7 @@ describe('the ledger end to end', () => {
     };
   }
   const storeIngress = (review: ReturnType<typeof ingressReview>, uid = review.objectUid) =>
-    api.create(
+    env.api.create(
       {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'Ingress',
@@ -234,10 +190,10 @@ describe('the ledger end to end', () => {
   it('keeps the claim of a stored object; releases those of a denied request, of an object never stored and of a replaced one; a dryRun claims nothing', async () => {
     const prefix = casePrefix();
     cleanups.push(async () => {
-      const keys = await redisClient.keys(`${keyPrefix}*`);
-      if (keys.length > 0) await redisClient.del(...keys);
+      const keys = await env.redisClient.keys(`${keyPrefix}*`);
+      if (keys.length > 0) await env.redisClient.del(...keys);
     });
-    const ledgerConfig = join(dir, 'ledger.yaml');
+    const ledgerConfig = join(env.dir, 'ledger.yaml');
     await writeFile(
       ledgerConfig,
       stringify({
@@ -257,10 +213,10 @@ describe('the ledger end to end', () => {
     const [ledger, behaviours] = await Promise.all([
       startBuiltinPlugin('ledger', {
         config: ledgerConfig,
-        listen: `unix://${join(dir, 'ledger.sock')}`,
-        env: { REDIS_URL: shared.url },
+        listen: `unix://${join(env.dir, 'ledger.sock')}`,
+        env: { REDIS_URL: env.redis.url },
       }),
-      startPlugin('behaviour-plugin.ts', [`unix://${join(dir, 'behaviours.sock')}`, 'behaviours']),
+      startPlugin('behaviour-plugin.ts', [`unix://${join(env.dir, 'behaviours.sock')}`, 'behaviours']),
     ]);
     cleanups.push(() => Promise.all([ledger.stop(), behaviours.stop()]));
     // The ledger's hook, then a hook that denies every Ingress of namespace `denied`.
@@ -291,17 +247,17 @@ describe('the ledger end to end', () => {
           { name: 'shop', labels: {} },
           { name: 'denied', labels: { deny: 'yes' } },
         ],
-        extra: { redis: { url: shared.url, prefix, addTimeoutMs: 500 } },
+        extra: { redis: { url: env.redis.url, prefix, addTimeoutMs: 500 } },
       },
     );
     const [{ client }, ctl] = await Promise.all([
       gateway(config),
       controller(
         controllerConfig({
-          redisUrl: shared.url,
+          redisUrl: env.redis.url,
           prefix,
           plugins: [{ name: 'ledger', target: ledger.target }],
-          kubeconfig,
+          kubeconfig: env.kubeconfig,
         }),
       ),
     ]);
@@ -321,26 +277,26 @@ describe('the ledger end to end', () => {
     });
     expect(await admit(client, neverStored.body)).toEqual({ allowed: true });
     // Claimed at admission, pending until reconciled (not before the grace period and the confirming read).
-    expect(await redisClient.hget(ledgerKey(neverStored.host), 'state')).toBe('pending');
+    expect(await env.redisClient.hget(ledgerKey(neverStored.host), 'state')).toBe('pending');
     expect(await admit(client, replaced.body)).toEqual({ allowed: true });
     storeIngress(replaced, randomUUID()); // another object took the name (a retried generateName, a delete and re-create)
     expect(await admit(client, dryRun.body)).toEqual({ allowed: true });
 
     const settled = async (review: { jobId: string }) => {
       await expect
-        .poll(async () => (await jobView(redisClient, prefix, 'ledger', review.jobId)).state, {
+        .poll(async () => (await jobView(env.redisClient, prefix, 'ledger', review.jobId)).state, {
           timeout: 20_000,
           interval: 100,
         })
         .toBe('completed');
-      return (await jobView(redisClient, prefix, 'ledger', review.jobId)).returnvalue;
+      return (await jobView(env.redisClient, prefix, 'ledger', review.jobId)).returnvalue;
     };
     expect(await settled(stored)).toMatchObject({
       outcome: 'PERSISTED',
       rule: 'create-stored',
       message: expect.stringContaining('reservation confirmed'),
     });
-    expect(await redisClient.hgetall(ledgerKey(stored.host))).toMatchObject({
+    expect(await env.redisClient.hgetall(ledgerKey(stored.host))).toMatchObject({
       owner: `networking.k8s.io/Ingress/shop/stored-${id}`,
       state: 'confirmed',
     });
@@ -360,10 +316,10 @@ describe('the ledger end to end', () => {
       message: expect.stringContaining('reservation released'),
     });
     for (const released of [denied, neverStored, replaced])
-      expect(await redisClient.exists(ledgerKey(released.host))).toBe(0);
+      expect(await env.redisClient.exists(ledgerKey(released.host))).toBe(0);
     // dryRun: no claim, no job.
-    expect(await redisClient.exists(ledgerKey(dryRun.host))).toBe(0);
-    expect((await jobView(redisClient, prefix, 'ledger', dryRun.jobId)).state).toBe('absent');
+    expect(await env.redisClient.exists(ledgerKey(dryRun.host))).toBe(0);
+    expect((await jobView(env.redisClient, prefix, 'ledger', dryRun.jobId)).state).toBe('absent');
     expect(
       await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: 'ledger',
@@ -403,7 +359,7 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
     const send = async (reviews: PodReview[], review: PodReview) => {
       reviews.push(review);
       expect(await admit(client, review.body)).toEqual({ allowed: true });
-      storePod(api, review);
+      storePod(env.api, review);
     };
 
     const before: PodReview[] = [];
@@ -429,7 +385,8 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
     ).toBe(during.length);
     await expectAppliedOnce(all);
     // Redis came back empty: the jobs of `before` were replayed and reconciled again, without a second application.
-    for (const review of before) expect(reconcileCounts(reconcilePlugin, review.uid).calls).toBeGreaterThanOrEqual(2);
+    for (const review of before)
+      expect(reconcileCounts(env.reconcilePlugin, review.uid).calls).toBeGreaterThanOrEqual(2);
     expect(ctl.exitCode()).toBeNull();
   });
 });
@@ -437,35 +394,40 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
 describe('a controller SIGKILLed mid-job', () => {
   it('has the job retried by the next controller after the stall check, and completed', async () => {
     const prefix = casePrefix();
-    const releaseFile = join(dir, 'release');
+    const releaseFile = env.releaseFile;
     await rm(releaseFile, { force: true });
     const [{ client }, first] = await Promise.all([
-      gateway(reconcileGatewayConfig(shared.url, prefix)),
-      controller(reconcileController(shared.url, prefix)),
+      gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      controller(reconcileController(env.redis.url, prefix)),
     ]);
     const review = podReview('hold');
     expect(await admit(client, review.body)).toEqual({ allowed: true });
-    storePod(api, review);
+    storePod(env.api, review);
     // The first controller has called Reconcile, which now waits: kill the controller mid-job.
     await expect
-      .poll(() => reconcileCounts(reconcilePlugin, review.uid).calls, { timeout: 15_000, interval: 20 })
+      .poll(() => reconcileCounts(env.reconcilePlugin, review.uid).calls, { timeout: 15_000, interval: 20 })
       .toBe(1);
     first.signal('SIGKILL');
     await first.exited;
-    expect((await jobView(redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state).toBe('active');
+    expect((await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state).toBe(
+      'active',
+    );
     await writeFile(releaseFile, '');
 
-    const second = await controller(reconcileController(shared.url, prefix));
+    const second = await controller(reconcileController(env.redis.url, prefix));
     await second.waitForLog(
       (l) => l.level === 'warn' && l['jobId'] === review.jobId(RECONCILE_PLUGIN) && /stalled/.test(String(l.msg)),
     );
     await expect
-      .poll(async () => (await jobView(redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state, {
-        timeout: 15_000,
-        interval: 100,
-      })
+      .poll(
+        async () => (await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state,
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      )
       .toBe('completed');
-    expect(reconcileCounts(reconcilePlugin, review.uid)).toEqual({ calls: 2, applied: ['PERSISTED'] });
+    expect(reconcileCounts(env.reconcilePlugin, review.uid)).toEqual({ calls: 2, applied: ['PERSISTED'] });
     expect(await metric(second.healthUrl, 'hookgate_reconcile_stalled_total', { plugin: RECONCILE_PLUGIN })).toBe(1);
   });
 });
@@ -474,10 +436,10 @@ describe('two gateways and two controllers on one Redis', () => {
   it('reconciles every effect; each applied once however many gateways recorded it', async () => {
     const prefix = casePrefix();
     const [one, two, ctlOne, ctlTwo] = await Promise.all([
-      gateway(reconcileGatewayConfig(shared.url, prefix)),
-      gateway(reconcileGatewayConfig(shared.url, prefix)),
-      controller(reconcileController(shared.url, prefix)),
-      controller(reconcileController(shared.url, prefix)),
+      gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      controller(reconcileController(env.redis.url, prefix)),
+      controller(reconcileController(env.redis.url, prefix)),
     ]);
     const reviews = Array.from({ length: 16 }, () => podReview('pair'));
     await Promise.all(
@@ -485,15 +447,17 @@ describe('two gateways and two controllers on one Redis', () => {
         // Most go to one gateway or the other; every fourth to both (the same call retried on another replica).
         const targets = i % 4 === 0 ? [one, two] : [i % 2 === 0 ? one : two];
         for (const target of targets) expect(await admit(target.client, review.body)).toEqual({ allowed: true });
-        storePod(api, review);
+        storePod(env.api, review);
       }),
     );
     await expect
-      .poll(() => completedCount(redisClient, prefix, reviews), { timeout: 30_000, interval: 200 })
+      .poll(() => completedCount(env.redisClient, prefix, reviews), { timeout: 30_000, interval: 200 })
       .toBe(reviews.length);
     await expectAppliedOnce(reviews);
     // One job per side effect, whichever gateways recorded it.
-    expect(await redisClient.zcard(`${prefix}:hookgate-reconcile-${RECONCILE_PLUGIN}:completed`)).toBe(reviews.length);
+    expect(await env.redisClient.zcard(`${prefix}:hookgate-reconcile-${RECONCILE_PLUGIN}:completed`)).toBe(
+      reviews.length,
+    );
     const added = await Promise.all(
       [one, two].map((g) =>
         metric(g.gateway.metricsUrl, 'hookgate_side_effect_jobs_total', {
