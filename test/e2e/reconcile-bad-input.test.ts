@@ -10,7 +10,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GatewayProcess } from '@hookgate/devtools';
 import {
   SideEffectProducer,
@@ -32,33 +32,14 @@ import {
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
-import {
-  CaseCleanups,
-  metricValue,
-  startReconcileEnvironment,
-  type ReconcileEnvironment,
-} from '../src/reconcile-environment.js';
+import { metricValue, useReconcileEnvironment } from '../src/reconcile-environment.js';
 import { startRestartableRedis } from '../src/restartable-redis.js';
 
 const RECONCILE_PLUGIN = 'reconciles';
 const GARBAGE_PLUGIN = 'garbage';
 
-let env: ReconcileEnvironment;
-const cleanups = new CaseCleanups();
-
-beforeAll(async () => {
-  env = await startReconcileEnvironment({
-    name: 'bad-input',
-    plugin: RECONCILE_PLUGIN,
-    releaseFile: 'never-released',
-  });
-});
-afterAll(() => env?.stop());
-afterEach(() => cleanups.run());
-
-const casePrefix = () => cleanups.queuePrefix(env.redisClient, 'bad-input');
-const controller = (config: Record<string, unknown>) => cleanups.controller(config);
-const metric = metricValue;
+const env = useReconcileEnvironment({ name: 'bad-input', plugin: RECONCILE_PLUGIN, releaseFile: 'never-released' });
+const { cleanups, casePrefix } = env;
 
 async function gateway(
   redisUrl: string,
@@ -160,7 +141,7 @@ describe('a damaged record in the spool', () => {
       expect(await admitted(first.client, review)).toBe(true);
       storePod(env.api, review);
     }
-    expect(await metric(first.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(3);
+    expect(await metricValue(first.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(3);
     await first.gateway.stop();
 
     // One record per review, in order: damage the middle one's payload (its CRC no longer matches).
@@ -177,7 +158,7 @@ describe('a damaged record in the spool', () => {
     await redis.start();
     const [second, ctl] = await Promise.all([
       gateway(redis.url, prefix, stateDir),
-      controller(
+      cleanups.controller(
         controllerConfig({
           redisUrl: redis.url,
           prefix,
@@ -190,7 +171,7 @@ describe('a damaged record in the spool', () => {
       (l) => l.level === 'warn' && /damaged records were skipped/.test(String(l.msg)),
     );
     expect(warning).toMatchObject({ corruptRecords: 1, tornTails: 0 });
-    expect(await metric(second.gateway.metricsUrl, 'hookgate_side_effect_spool_corrupt_records')).toBe(1);
+    expect(await metricValue(second.gateway.metricsUrl, 'hookgate_side_effect_spool_corrupt_records')).toBe(1);
 
     const own = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     cleanups.push(async () => own.disconnect());
@@ -208,7 +189,7 @@ describe('a damaged record in the spool', () => {
     }
     // The damaged record's job is lost (the warning says so), not half-delivered.
     expect((await jobView(own, prefix, RECONCILE_PLUGIN, reviews[1]!.jobId(RECONCILE_PLUGIN))).state).toBe('absent');
-    expect(await metric(second.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
+    expect(await metricValue(second.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
     expect(second.gateway.exitCode()).toBeNull();
     expect(ctl.exitCode()).toBeNull();
   });
@@ -217,7 +198,7 @@ describe('a damaged record in the spool', () => {
 describe('an undecodable job in a plugin queue', () => {
   it('is failed at once, logged and counted; the controller keeps reconciling the jobs after it', async () => {
     const prefix = casePrefix();
-    const ctl = await controller(
+    const ctl = await cleanups.controller(
       controllerConfig({
         redisUrl: env.redis.url,
         prefix,
@@ -252,14 +233,14 @@ describe('an undecodable job in a plugin queue', () => {
       })
       .toBe('completed');
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: RECONCILE_PLUGIN,
         outcome: 'none',
         result: 'fail',
       }),
     ).toBe(2);
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: RECONCILE_PLUGIN,
         outcome: 'none',
         result: 'dead-lettered',
@@ -274,7 +255,7 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
     const prefix = casePrefix();
     const garbage = await startPlugin('garbage-reconcile-plugin.ts', [`unix://${join(env.dir, 'garbage.sock')}`]);
     cleanups.push(() => garbage.stop());
-    const ctl = await controller(
+    const ctl = await cleanups.controller(
       controllerConfig({
         redisUrl: env.redis.url,
         prefix,
@@ -310,14 +291,14 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
     const deadLettered = await ctl.waitForLog((l) => l.level === 'warn' && l['jobId'] === jobIdOfDenied(garbled));
     expect(deadLettered).toMatchObject({ plugin: GARBAGE_PLUGIN, effectKey: 'garbage/one', attempts: 3 });
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: GARBAGE_PLUGIN,
         outcome: 'NOT_PERSISTED',
         result: 'retry',
       }),
     ).toBe(3);
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: GARBAGE_PLUGIN,
         outcome: 'NOT_PERSISTED',
         result: 'dead-lettered',
@@ -331,7 +312,7 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
       .toBeGreaterThanOrEqual(2);
     expect(['delayed', 'active', 'waiting']).toContain(await state(hanging));
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: RECONCILE_PLUGIN,
         outcome: 'NOT_PERSISTED',
         result: 'delay',

@@ -11,7 +11,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { stringify } from 'yaml';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeJobId } from '@hookgate/queue';
 import { AdmissionClient, wrapReview } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
@@ -25,40 +25,24 @@ import {
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
-import {
-  CaseCleanups,
-  metricValue,
-  startReconcileEnvironment,
-  type ReconcileEnvironment,
-} from '../src/reconcile-environment.js';
+import { metricValue, useReconcileEnvironment } from '../src/reconcile-environment.js';
 import { startRestartableRedis, type RestartableRedis } from '../src/restartable-redis.js';
 
 const RECONCILE_PLUGIN = 'reconciles';
 
-let env: ReconcileEnvironment;
-const cleanups = new CaseCleanups();
-
-beforeAll(async () => {
-  env = await startReconcileEnvironment({
-    name: 'pipeline',
-    plugin: RECONCILE_PLUGIN,
-    prepareApi: (api) =>
-      api.registerResource({
-        group: 'networking.k8s.io',
-        version: 'v1',
-        resource: 'ingresses',
-        kind: 'Ingress',
-        namespaced: true,
-      }),
-  });
+const env = useReconcileEnvironment({
+  name: 'pipeline',
+  plugin: RECONCILE_PLUGIN,
+  prepareApi: (api) =>
+    api.registerResource({
+      group: 'networking.k8s.io',
+      version: 'v1',
+      resource: 'ingresses',
+      kind: 'Ingress',
+      namespaced: true,
+    }),
 });
-afterAll(() => env?.stop());
-afterEach(() => cleanups.run());
-
-const casePrefix = () => cleanups.queuePrefix(env.redisClient, 'pipeline');
-const gateway = (config: string, stateDir?: string) => cleanups.gateway(config, stateDir);
-const controller = (config: Record<string, unknown>) => cleanups.controller(config);
-const metric = metricValue;
+const { cleanups, casePrefix } = env;
 
 /** The reconcile plugin's hook on Pod CREATEs in namespace default, jobs on `redisUrl` under `prefix`. */
 function reconcileGatewayConfig(redisUrl: string, prefix: string): string {
@@ -251,8 +235,8 @@ describe('the ledger end to end', () => {
       },
     );
     const [{ client }, ctl] = await Promise.all([
-      gateway(config),
-      controller(
+      cleanups.gateway(config),
+      cleanups.controller(
         controllerConfig({
           redisUrl: env.redis.url,
           prefix,
@@ -321,14 +305,14 @@ describe('the ledger end to end', () => {
     expect(await env.redisClient.exists(ledgerKey(dryRun.host))).toBe(0);
     expect((await jobView(env.redisClient, prefix, 'ledger', dryRun.jobId)).state).toBe('absent');
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: 'ledger',
         outcome: 'PERSISTED',
         result: 'done',
       }),
     ).toBe(1);
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: 'ledger',
         outcome: 'NOT_PERSISTED',
         result: 'done',
@@ -350,8 +334,8 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
   it('keeps admitting, spools, drains when Redis is back, and reconciles every effect, none applied twice', async () => {
     const prefix = `{outage-${randomUUID().slice(0, 8)}}`;
     const [{ gateway: gw, client }, ctl] = await Promise.all([
-      gateway(reconcileGatewayConfig(redis.url, prefix)),
-      controller(reconcileController(redis.url, prefix)),
+      cleanups.gateway(reconcileGatewayConfig(redis.url, prefix)),
+      cleanups.controller(reconcileController(redis.url, prefix)),
     ]);
     const own = new Redis(redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
     own.on('error', () => undefined); // reconnects by itself after the outage
@@ -373,15 +357,18 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
       await send(during, podReview('outage-during'));
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(await metric(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(during.length);
+    expect(await metricValue(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(during.length);
     expect(ctl.exitCode()).toBeNull();
     await redis.start(); // empty, as Redis without persistence comes back: the jobs of `before` are replayed
 
     const all = [...before, ...during];
     await expect.poll(() => completedCount(own, prefix, all), { timeout: 30_000, interval: 200 }).toBe(all.length);
-    expect(await metric(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
+    expect(await metricValue(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
     expect(
-      await metric(gw.metricsUrl, 'hookgate_side_effect_jobs_total', { plugin: RECONCILE_PLUGIN, outcome: 'spooled' }),
+      await metricValue(gw.metricsUrl, 'hookgate_side_effect_jobs_total', {
+        plugin: RECONCILE_PLUGIN,
+        outcome: 'spooled',
+      }),
     ).toBe(during.length);
     await expectAppliedOnce(all);
     // Redis came back empty: the jobs of `before` were replayed and reconciled again, without a second application.
@@ -397,8 +384,8 @@ describe('a controller SIGKILLed mid-job', () => {
     const releaseFile = env.releaseFile;
     await rm(releaseFile, { force: true });
     const [{ client }, first] = await Promise.all([
-      gateway(reconcileGatewayConfig(env.redis.url, prefix)),
-      controller(reconcileController(env.redis.url, prefix)),
+      cleanups.gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      cleanups.controller(reconcileController(env.redis.url, prefix)),
     ]);
     const review = podReview('hold');
     expect(await admit(client, review.body)).toEqual({ allowed: true });
@@ -414,7 +401,7 @@ describe('a controller SIGKILLed mid-job', () => {
     );
     await writeFile(releaseFile, '');
 
-    const second = await controller(reconcileController(env.redis.url, prefix));
+    const second = await cleanups.controller(reconcileController(env.redis.url, prefix));
     await second.waitForLog(
       (l) => l.level === 'warn' && l['jobId'] === review.jobId(RECONCILE_PLUGIN) && /stalled/.test(String(l.msg)),
     );
@@ -428,7 +415,9 @@ describe('a controller SIGKILLed mid-job', () => {
       )
       .toBe('completed');
     expect(reconcileCounts(env.reconcilePlugin, review.uid)).toEqual({ calls: 2, applied: ['PERSISTED'] });
-    expect(await metric(second.healthUrl, 'hookgate_reconcile_stalled_total', { plugin: RECONCILE_PLUGIN })).toBe(1);
+    expect(await metricValue(second.healthUrl, 'hookgate_reconcile_stalled_total', { plugin: RECONCILE_PLUGIN })).toBe(
+      1,
+    );
   });
 });
 
@@ -436,10 +425,10 @@ describe('two gateways and two controllers on one Redis', () => {
   it('reconciles every effect; each applied once however many gateways recorded it', async () => {
     const prefix = casePrefix();
     const [one, two, ctlOne, ctlTwo] = await Promise.all([
-      gateway(reconcileGatewayConfig(env.redis.url, prefix)),
-      gateway(reconcileGatewayConfig(env.redis.url, prefix)),
-      controller(reconcileController(env.redis.url, prefix)),
-      controller(reconcileController(env.redis.url, prefix)),
+      cleanups.gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      cleanups.gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      cleanups.controller(reconcileController(env.redis.url, prefix)),
+      cleanups.controller(reconcileController(env.redis.url, prefix)),
     ]);
     const reviews = Array.from({ length: 16 }, () => podReview('pair'));
     await Promise.all(
@@ -460,7 +449,7 @@ describe('two gateways and two controllers on one Redis', () => {
     );
     const added = await Promise.all(
       [one, two].map((g) =>
-        metric(g.gateway.metricsUrl, 'hookgate_side_effect_jobs_total', {
+        metricValue(g.gateway.metricsUrl, 'hookgate_side_effect_jobs_total', {
           plugin: RECONCILE_PLUGIN,
           outcome: 'duplicate',
         }),
@@ -469,7 +458,7 @@ describe('two gateways and two controllers on one Redis', () => {
     expect(added[0]! + added[1]!).toBe(4);
     const done = await Promise.all(
       [ctlOne, ctlTwo].map((c) =>
-        metric(c.healthUrl, 'hookgate_reconcile_total', {
+        metricValue(c.healthUrl, 'hookgate_reconcile_total', {
           plugin: RECONCILE_PLUGIN,
           outcome: 'PERSISTED',
           result: 'done',

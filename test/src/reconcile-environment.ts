@@ -2,13 +2,15 @@
  * What the reconcile pipeline's end-to-end test files start once and what their cases start each:
  * a temp dir, the fake apiserver and its kubeconfig, the shared Redis with a client of it, and the
  * reconcile test plugin (startReconcileEnvironment); per case a queue prefix of its own, gateways
- * and controllers, stopped after the case in reverse order (CaseCleanups).
+ * and controllers, stopped after the case in reverse order (CaseCleanups); useReconcileEnvironment
+ * wires both into a test file's hooks.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import {
   deletePrefixedKeys,
   ensureRedis,
@@ -37,8 +39,8 @@ export interface ReconcileEnvironment {
   stop(): Promise<void>;
 }
 
-export async function startReconcileEnvironment(options: {
-  /** Names the temp dir (`hookgate-<name>-e2e-`). */
+export interface ReconcileEnvironmentOptions {
+  /** Names the temp dir (`hookgate-<name>-e2e-`) and the cases' queue prefixes. */
   readonly name: string;
   /** The reconcile plugin's name. */
   readonly plugin: string;
@@ -46,7 +48,9 @@ export async function startReconcileEnvironment(options: {
   readonly releaseFile?: string;
   /** Resources the fake apiserver serves beyond its defaults, registered before the kubeconfig is written. */
   readonly prepareApi?: (api: FakeApiServer) => void;
-}): Promise<ReconcileEnvironment> {
+}
+
+export async function startReconcileEnvironment(options: ReconcileEnvironmentOptions): Promise<ReconcileEnvironment> {
   const dir = await mkdtemp(join(tmpdir(), `hookgate-${options.name}-e2e-`));
   const releaseFile = join(dir, options.releaseFile ?? 'release');
   let api: FakeApiServer | undefined;
@@ -111,6 +115,55 @@ export class CaseCleanups {
     this.push(() => started.stop());
     return started;
   }
+}
+
+export interface ReconcileSuite extends Omit<ReconcileEnvironment, 'stop'> {
+  readonly cleanups: CaseCleanups;
+  /** A queue prefix of the current case's own (`{<name>-…}`), its keys deleted after the case. */
+  casePrefix(): string;
+}
+
+/**
+ * The environment of a test file: started in beforeAll, stopped in afterAll, the cases' cleanups run
+ * in afterEach. Its fields are read inside hooks and tests (once beforeAll has run).
+ */
+export function useReconcileEnvironment(options: ReconcileEnvironmentOptions): ReconcileSuite {
+  let env: ReconcileEnvironment | undefined;
+  const started = (): ReconcileEnvironment => {
+    if (env === undefined) throw new Error('the reconcile environment is read before beforeAll started it');
+    return env;
+  };
+  const cleanups = new CaseCleanups();
+  beforeAll(async () => {
+    env = await startReconcileEnvironment(options);
+  });
+  afterAll(() => env?.stop());
+  afterEach(() => cleanups.run());
+  return {
+    get dir() {
+      return started().dir;
+    },
+    get api() {
+      return started().api;
+    },
+    get kubeconfig() {
+      return started().kubeconfig;
+    },
+    get redis() {
+      return started().redis;
+    },
+    get redisClient() {
+      return started().redisClient;
+    },
+    get reconcilePlugin() {
+      return started().reconcilePlugin;
+    },
+    get releaseFile() {
+      return started().releaseFile;
+    },
+    cleanups,
+    casePrefix: () => cleanups.queuePrefix(started().redisClient, options.name),
+  };
 }
 
 /** A sample's value on a /metrics page, 0 when absent. */
