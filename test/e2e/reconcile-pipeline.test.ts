@@ -13,12 +13,13 @@ import { Redis } from 'ioredis';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeJobId } from '@hookgate/queue';
-import { AdmissionClient, wrapReview } from '../src/admission-client.js';
+import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
 import { startBuiltinPlugin, startPlugin } from '../src/plugin-process.js';
 import {
   RECONCILE_HOOK,
   controllerConfig,
+  createReviewBody,
   jobView,
   podReview,
   reconcileCounts,
@@ -139,18 +140,15 @@ describe('the ledger end to end', () => {
       name,
       namespace,
       host,
-      body: wrapReview({
+      body: createReviewBody({
         uid,
-        kind: { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress' },
-        resource: { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses' },
+        group: 'networking.k8s.io',
+        kind: 'Ingress',
+        resource: 'ingresses',
         name,
         namespace,
-        operation: 'CREATE',
-        userInfo: { username: 'alice', groups: ['system:authenticated'] },
         object: ingress,
-        oldObject: null,
         dryRun: options.dryRun ?? false,
-        options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
       }),
       jobId: computeJobId({
         plugin: 'ledger',

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { computeJobId, jobKey, reconcileQueueName } from '@hookgate/queue';
 import type { FakeApiServer } from './fake-apiserver.js';
 import { startPlugin, type PluginProcess } from './plugin-process.js';
+import type { AdmissionReview } from '@hookgate/admission';
 import { wrapReview } from './admission-client.js';
 
 export const RECONCILE_HOOK = 'effect.reconcile.test';
@@ -81,6 +82,33 @@ export interface PodReview {
   jobId(plugin: string): string;
 }
 
+/** A CREATE by alice of `object` (a v1 `kind` of `group`, served as `resource`), in an AdmissionReview as the apiserver sends it. */
+export function createReviewBody(request: {
+  readonly uid: string;
+  readonly group: string;
+  readonly kind: string;
+  readonly resource: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly object: Record<string, unknown>;
+  readonly dryRun?: boolean;
+}): AdmissionReview {
+  const { uid, group, kind, resource, name, namespace, object } = request;
+  return wrapReview({
+    uid,
+    kind: { group, version: 'v1', kind },
+    resource: { group, version: 'v1', resource },
+    name,
+    namespace,
+    operation: 'CREATE',
+    userInfo: { username: 'alice', groups: ['system:authenticated'] },
+    object,
+    oldObject: null,
+    dryRun: request.dryRun ?? false,
+    options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
+  });
+}
+
 /** A validating Pod CREATE as the apiserver sends it after mutation: final name, and the uid it will be stored with. */
 export function podReview(namePrefix: string, namespace = 'default'): PodReview {
   const uid = randomUUID();
@@ -97,19 +125,7 @@ export function podReview(namePrefix: string, namespace = 'default'): PodReview 
     name,
     namespace,
     objectUid,
-    body: wrapReview({
-      uid,
-      kind: { group: '', version: 'v1', kind: 'Pod' },
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      name,
-      namespace,
-      operation: 'CREATE',
-      userInfo: { username: 'alice', groups: ['system:authenticated'] },
-      object,
-      oldObject: null,
-      dryRun: false,
-      options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
-    }),
+    body: createReviewBody({ uid, group: '', kind: 'Pod', resource: 'pods', name, namespace, object }),
     jobId: (plugin) =>
       computeJobId({
         plugin,
