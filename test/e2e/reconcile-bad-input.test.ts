@@ -20,7 +20,6 @@ import {
   type SideEffectJob,
 } from '@hookgate/queue';
 import { AdmissionClient } from '../src/admission-client.js';
-import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
 import { startPlugin } from '../src/plugin-process.js';
 import {
   RECONCILE_HOOK,
@@ -29,6 +28,7 @@ import {
   podReview,
   printedLines,
   reconcileCounts,
+  reconcileGatewayConfig,
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
@@ -46,22 +46,11 @@ async function gateway(
   prefix: string,
   stateDir: string,
 ): Promise<{ gateway: GatewayProcess; client: AdmissionClient }> {
-  const config = gatewayConfigYaml(
-    [
-      webhookConfiguration('validating', 'reconcile-effects', [
-        {
-          name: RECONCILE_HOOK,
-          clientConfig: { plugin: RECONCILE_PLUGIN },
-          sideEffects: 'NoneOnDryRun',
-          failurePolicy: 'Fail',
-        },
-      ]),
-    ],
-    {
-      plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
-      extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
-    },
-  );
+  const config = reconcileGatewayConfig({
+    plugin: { name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target },
+    redisUrl,
+    prefix,
+  });
   return cleanups.gateway(config, stateDir);
 }
 

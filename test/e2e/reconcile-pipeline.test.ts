@@ -17,12 +17,12 @@ import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
 import { startBuiltinPlugin, startPlugin } from '../src/plugin-process.js';
 import {
-  RECONCILE_HOOK,
   controllerConfig,
   createReviewBody,
   jobView,
   podReview,
   reconcileCounts,
+  reconcileGatewayConfig,
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
@@ -45,26 +45,14 @@ const env = useReconcileEnvironment({
 });
 const { cleanups, casePrefix } = env;
 
-/** The reconcile plugin's hook on Pod CREATEs in namespace default, jobs on `redisUrl` under `prefix`. */
-function reconcileGatewayConfig(redisUrl: string, prefix: string): string {
-  return gatewayConfigYaml(
-    [
-      webhookConfiguration('validating', 'reconcile-effects', [
-        {
-          name: RECONCILE_HOOK,
-          clientConfig: { plugin: RECONCILE_PLUGIN },
-          sideEffects: 'NoneOnDryRun',
-          failurePolicy: 'Fail',
-        },
-      ]),
-    ],
-    {
-      plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
-      workers: 2,
-      extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
-    },
-  );
-}
+/** The reconcile plugin's hook in a gateway of two workers, jobs on `redisUrl` under `prefix`. */
+const reconcileGateway = (redisUrl: string, prefix: string) =>
+  reconcileGatewayConfig({
+    plugin: { name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target },
+    redisUrl,
+    prefix,
+    workers: 2,
+  });
 
 function reconcileController(redisUrl: string, prefix: string, extra: Record<string, unknown> = {}) {
   return controllerConfig({
@@ -332,7 +320,7 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
   it('keeps admitting, spools, drains when Redis is back, and reconciles every effect, none applied twice', async () => {
     const prefix = `{outage-${randomUUID().slice(0, 8)}}`;
     const [{ gateway: gw, client }, ctl] = await Promise.all([
-      cleanups.gateway(reconcileGatewayConfig(redis.url, prefix)),
+      cleanups.gateway(reconcileGateway(redis.url, prefix)),
       cleanups.controller(reconcileController(redis.url, prefix)),
     ]);
     const own = new Redis(redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
@@ -382,7 +370,7 @@ describe('a controller SIGKILLed mid-job', () => {
     const releaseFile = env.releaseFile;
     await rm(releaseFile, { force: true });
     const [{ client }, first] = await Promise.all([
-      cleanups.gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      cleanups.gateway(reconcileGateway(env.redis.url, prefix)),
       cleanups.controller(reconcileController(env.redis.url, prefix)),
     ]);
     const review = podReview('hold');
@@ -423,8 +411,8 @@ describe('two gateways and two controllers on one Redis', () => {
   it('reconciles every effect; each applied once however many gateways recorded it', async () => {
     const prefix = casePrefix();
     const [one, two, ctlOne, ctlTwo] = await Promise.all([
-      cleanups.gateway(reconcileGatewayConfig(env.redis.url, prefix)),
-      cleanups.gateway(reconcileGatewayConfig(env.redis.url, prefix)),
+      cleanups.gateway(reconcileGateway(env.redis.url, prefix)),
+      cleanups.gateway(reconcileGateway(env.redis.url, prefix)),
       cleanups.controller(reconcileController(env.redis.url, prefix)),
       cleanups.controller(reconcileController(env.redis.url, prefix)),
     ]);

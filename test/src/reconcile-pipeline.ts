@@ -11,6 +11,7 @@ import type { FakeApiServer } from './fake-apiserver.js';
 import { startPlugin, type PluginProcess } from './plugin-process.js';
 import type { AdmissionReview } from '@hookgate/admission';
 import { wrapReview } from './admission-client.js';
+import { gatewayConfigYaml, webhookConfiguration } from './gateway-config.js';
 
 export const RECONCILE_HOOK = 'effect.reconcile.test';
 
@@ -80,6 +81,36 @@ export interface PodReview {
   readonly objectUid: string;
   readonly body: unknown;
   jobId(plugin: string): string;
+}
+
+/**
+ * The reconcile tests' gateway configuration: the reconcile plugin's side-effecting hook (Fail) on
+ * Pod CREATEs in namespace default, its jobs on `redisUrl` under `prefix`, short Redis timings.
+ */
+export function reconcileGatewayConfig(options: {
+  readonly plugin: { readonly name: string; readonly target: string };
+  readonly redisUrl: string;
+  readonly prefix: string;
+  readonly workers?: number;
+}): string {
+  const { plugin, redisUrl, prefix } = options;
+  return gatewayConfigYaml(
+    [
+      webhookConfiguration('validating', 'reconcile-effects', [
+        {
+          name: RECONCILE_HOOK,
+          clientConfig: { plugin: plugin.name },
+          sideEffects: 'NoneOnDryRun',
+          failurePolicy: 'Fail',
+        },
+      ]),
+    ],
+    {
+      plugins: [plugin],
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
+      extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
+    },
+  );
 }
 
 /** A CREATE by alice of `object` (a v1 `kind` of `group`, served as `resource`), in an AdmissionReview as the apiserver sends it. */
