@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient } from '../src/admission-client.js';
-import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
+import { createRulesFor, gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
 import { startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { podCreateReview } from '../src/pod-review.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
@@ -108,21 +108,30 @@ describe('bad input', () => {
 
   beforeAll(async () => {
     webhook = await startWebhookServer();
-    const only = (resource: string) => [
-      { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
-    ];
     gateway = await startGateway({
       config: gatewayConfigYaml([
         webhookConfiguration('validating', 'checks', [
-          { name: 'allow.example.com', clientConfig: { url: `${webhook.origin}/allow` }, rules: only('pods') },
+          {
+            name: 'allow.example.com',
+            clientConfig: { url: `${webhook.origin}/allow` },
+            rules: createRulesFor('pods'),
+          },
           {
             name: 'garbage.example.com',
             clientConfig: { url: `${webhook.origin}/invalidResp` },
-            rules: only('secrets'),
+            rules: createRulesFor('secrets'),
             failurePolicy: 'Ignore',
           },
-          { name: 'huge.example.com', clientConfig: { url: `${webhook.origin}/huge` }, rules: only('configmaps') },
-          { name: 'reset.example.com', clientConfig: { url: `${webhook.origin}/reset` }, rules: only('services') },
+          {
+            name: 'huge.example.com',
+            clientConfig: { url: `${webhook.origin}/huge` },
+            rules: createRulesFor('configmaps'),
+          },
+          {
+            name: 'reset.example.com',
+            clientConfig: { url: `${webhook.origin}/reset` },
+            rules: createRulesFor('services'),
+          },
         ]),
       ]),
     });

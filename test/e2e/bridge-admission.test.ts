@@ -5,25 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient, decodePatch } from '../src/admission-client.js';
-import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
+import { createRulesFor, failingBridgeHooks, gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
 import { startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
-import { podCreateReview } from '../src/pod-review.js';
+import { createReviewOf, podCreateReview } from '../src/pod-review.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
-
-/** Each scenario's hooks match one resource only, so one gateway serves them all. */
-const only = (resource: string) => [
-  { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
-];
-
-function reviewOf(resource: string, kind: string) {
-  return podCreateReview({
-    kind: { group: '', version: 'v1', kind },
-    resource: { group: '', version: 'v1', resource },
-    requestKind: undefined,
-    requestResource: undefined,
-  });
-}
 
 describe('bridge webhooks through the gateway process', () => {
   let webhook: TestWebhookServer;
@@ -37,36 +23,22 @@ describe('bridge webhooks through the gateway process', () => {
       config: gatewayConfigYaml(
         [
           webhookConfiguration('mutating', 'a-labels', [
-            { name: 'add-label.example.com', clientConfig: url('addLabel'), rules: only('pods') },
-            { name: 'hookgate-label.example.com', clientConfig: url('patch-add-label'), rules: only('pods') },
+            { name: 'add-label.example.com', clientConfig: url('addLabel'), rules: createRulesFor('pods') },
+            { name: 'hookgate-label.example.com', clientConfig: url('patch-add-label'), rules: createRulesFor('pods') },
           ]),
           webhookConfiguration('validating', 'checks', [
-            { name: 'allow.example.com', clientConfig: url('allow'), rules: only('pods'), timeoutSeconds: 2 },
-            { name: 'warn.example.com', clientConfig: url('allowWithWarnings'), rules: only('pods') },
-            { name: 'deny.example.com', clientConfig: url('disallowReason'), rules: only('secrets') },
-            {
-              name: 'hang-fail.example.com',
-              clientConfig: url('timeout'),
-              rules: only('services'),
-              timeoutSeconds: 1,
-              failurePolicy: 'Fail',
-            },
-            {
-              name: 'hang-ignore.example.com',
-              clientConfig: url('timeout'),
-              rules: only('endpoints'),
-              timeoutSeconds: 1,
-              failurePolicy: 'Ignore',
-            },
+            { name: 'allow.example.com', clientConfig: url('allow'), rules: createRulesFor('pods'), timeoutSeconds: 2 },
+            { name: 'warn.example.com', clientConfig: url('allowWithWarnings'), rules: createRulesFor('pods') },
+            ...failingBridgeHooks(webhook.origin),
             {
               name: 'hang-long.example.com',
               clientConfig: url('timeout'),
-              rules: only('configmaps'),
+              rules: createRulesFor('configmaps'),
               timeoutSeconds: 30,
               failurePolicy: 'Fail',
             },
-            { name: 'status.example.com', clientConfig: url('statusError'), rules: only('limitranges') },
-            { name: 'wrong-uid.example.com', clientConfig: url('wrongUid'), rules: only('resourcequotas') },
+            { name: 'status.example.com', clientConfig: url('statusError'), rules: createRulesFor('limitranges') },
+            { name: 'wrong-uid.example.com', clientConfig: url('wrongUid'), rules: createRulesFor('resourcequotas') },
           ]),
         ],
         { workers: 2 },
@@ -182,14 +154,14 @@ describe('bridge webhooks through the gateway process', () => {
     },
   ];
   it.each(decisions)('$name', async ({ resource, status }) => {
-    const { review } = await client.post('/validate', reviewOf(resource[0]!, resource[1]!), { timeout: '10s' });
+    const { review } = await client.post('/validate', createReviewOf(resource[0]!, resource[1]!), { timeout: '10s' });
     expect(review.response?.allowed).toBe(false);
     const message = typeof status.message === 'function' ? status.message(webhook.origin) : status.message;
     expect(review.response?.status).toMatchObject({ ...status, message });
   });
 
   it('ignores a hook that times out under Ignore and records the fail-open annotation', async () => {
-    const { review } = await client.post('/validate', reviewOf('endpoints', 'Endpoints'), { timeout: '10s' });
+    const { review } = await client.post('/validate', createReviewOf('endpoints', 'Endpoints'), { timeout: '10s' });
     expect(review.response?.allowed).toBe(true);
     expect(review.response?.auditAnnotations).toEqual({
       'failed-open.validating_round_0_index_0': 'hang-ignore.example.com',
@@ -197,7 +169,7 @@ describe('bridge webhooks through the gateway process', () => {
   });
 
   it('answers within the apiserver ?timeout= even when the hook allows itself longer', async () => {
-    const { review } = await client.post('/validate', reviewOf('configmaps', 'ConfigMap'), { timeout: '2s' });
+    const { review } = await client.post('/validate', createReviewOf('configmaps', 'ConfigMap'), { timeout: '2s' });
     expect(review.response?.allowed).toBe(false);
     // The hook was told the apiserver's 2 s, not its own 30 s, and cut off before them (the safety margin).
     expect(review.response?.status?.message).toBe(
@@ -212,7 +184,7 @@ describe('bridge webhooks through the gateway process', () => {
         operation: 'CREATE',
         outcome: 'denied',
       }) ?? 0;
-    await Promise.all(Array.from({ length: 6 }, () => client.post('/validate', reviewOf('secrets', 'Secret'))));
+    await Promise.all(Array.from({ length: 6 }, () => client.post('/validate', createReviewOf('secrets', 'Secret'))));
     const text = await fetchMetrics(gateway.metricsUrl);
     expect(
       sampleValue(text, 'hookgate_admission_requests_total', {

@@ -8,23 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdmissionClient, decodePatch } from '../src/admission-client.js';
-import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
+import { createRulesFor, gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
 import { startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
 import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
-import { podCreateReview } from '../src/pod-review.js';
+import { createReviewOf, podCreateReview } from '../src/pod-review.js';
 
-const only = (resource: string) => [
-  { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
-];
-const reviewOf = (resource: string, kind: string, extra: Record<string, unknown> = {}) =>
-  podCreateReview({
-    kind: { group: '', version: 'v1', kind },
-    resource: { group: '', version: 'v1', resource },
-    requestKind: undefined,
-    requestResource: undefined,
-    ...extra,
-  });
 const plugin = (name: string) => ({ plugin: name });
 
 describe('gRPC plugins through the gateway process', () => {
@@ -48,44 +37,48 @@ describe('gRPC plugins through the gateway process', () => {
       config: gatewayConfigYaml(
         [
           webhookConfiguration('mutating', 'a-plugin-patches', [
-            { name: 'patch.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
-            { name: 'second-patch.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
+            { name: 'patch.plugin.test', clientConfig: plugin('behaviours'), rules: createRulesFor('pods') },
+            { name: 'second-patch.plugin.test', clientConfig: plugin('behaviours'), rules: createRulesFor('pods') },
             {
               name: 'bad-patch.plugin.test',
               clientConfig: plugin('behaviours'),
-              rules: only('secrets'),
+              rules: createRulesFor('secrets'),
               failurePolicy: 'Ignore',
             },
           ]),
           webhookConfiguration('validating', 'plugin-checks', [
-            { name: 'allow.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
-            { name: 'warn.plugin.test', clientConfig: plugin('behaviours'), rules: only('pods') },
-            { name: 'deny.plugin.test', clientConfig: plugin('behaviours'), rules: only('secrets') },
+            { name: 'allow.plugin.test', clientConfig: plugin('behaviours'), rules: createRulesFor('pods') },
+            { name: 'warn.plugin.test', clientConfig: plugin('behaviours'), rules: createRulesFor('pods') },
+            { name: 'deny.plugin.test', clientConfig: plugin('behaviours'), rules: createRulesFor('secrets') },
             {
               name: 'slow.plugin.test',
               clientConfig: plugin('behaviours'),
-              rules: only('configmaps'),
+              rules: createRulesFor('configmaps'),
               timeoutSeconds: 1,
               failurePolicy: 'Fail',
             },
             {
               name: 'hang.plugin.test',
               clientConfig: plugin('behaviours'),
-              rules: only('services'),
+              rules: createRulesFor('services'),
               timeoutSeconds: 1,
               failurePolicy: 'Ignore',
             },
             {
               name: 'side-effect.plugin.test',
               clientConfig: plugin('behaviours'),
-              rules: only('resourcequotas'),
+              rules: createRulesFor('resourcequotas'),
               sideEffects: 'NoneOnDryRun',
             },
-            { name: 'wrong-uid.plugin.test', clientConfig: plugin('wrong-uid'), rules: only('limitranges') },
+            { name: 'wrong-uid.plugin.test', clientConfig: plugin('wrong-uid'), rules: createRulesFor('limitranges') },
           ]),
           webhookConfiguration('validating', 'crashy-checks', [
-            { name: 'crash.plugin.test', clientConfig: plugin('crashy'), rules: only('endpoints') },
-            { name: 'allow.plugin.test', clientConfig: plugin('crashy'), rules: only('persistentvolumeclaims') },
+            { name: 'crash.plugin.test', clientConfig: plugin('crashy'), rules: createRulesFor('endpoints') },
+            {
+              name: 'allow.plugin.test',
+              clientConfig: plugin('crashy'),
+              rules: createRulesFor('persistentvolumeclaims'),
+            },
           ]),
         ],
         {
@@ -116,7 +109,7 @@ describe('gRPC plugins through the gateway process', () => {
   });
 
   it('denies with the apiserver message naming the hook', async () => {
-    const { review } = await client.post('/validate', reviewOf('secrets', 'Secret'));
+    const { review } = await client.post('/validate', createReviewOf('secrets', 'Secret'));
     expect(review.response?.allowed).toBe(false);
     expect(review.response?.status).toMatchObject({
       code: 403,
@@ -137,13 +130,13 @@ describe('gRPC plugins through the gateway process', () => {
     {
       name: 'a patch that does not apply rejects the request whatever the policy',
       path: '/mutate',
-      review: () => reviewOf('secrets', 'Secret'),
+      review: () => createReviewOf('secrets', 'Secret'),
       expected: { allowed: false, status: { code: 500, reason: 'InternalError' } },
     },
     {
       name: 'a plugin slower than its timeout fails closed under Fail',
       path: '/validate',
-      review: () => reviewOf('configmaps', 'ConfigMap'),
+      review: () => createReviewOf('configmaps', 'ConfigMap'),
       expected: {
         allowed: false,
         status: {
@@ -156,13 +149,13 @@ describe('gRPC plugins through the gateway process', () => {
     {
       name: 'a hanging plugin is ignored under Ignore',
       path: '/validate',
-      review: () => reviewOf('services', 'Service'),
+      review: () => createReviewOf('services', 'Service'),
       expected: { allowed: true, auditAnnotations: { 'failed-open.validating_round_0_index_0': 'hang.plugin.test' } },
     },
     {
       name: 'a wrong uid from a plugin is a calling error',
       path: '/validate',
-      review: () => reviewOf('limitranges', 'LimitRange'),
+      review: () => createReviewOf('limitranges', 'LimitRange'),
       expected: {
         allowed: false,
         status: {
@@ -179,8 +172,8 @@ describe('gRPC plugins through the gateway process', () => {
   });
 
   it('counts and logs reported side effects, and flags one reported for a dryRun request', async () => {
-    await client.post('/validate', reviewOf('resourcequotas', 'ResourceQuota'));
-    await client.post('/validate', reviewOf('resourcequotas', 'ResourceQuota', { dryRun: true }));
+    await client.post('/validate', createReviewOf('resourcequotas', 'ResourceQuota'));
+    await client.post('/validate', createReviewOf('resourcequotas', 'ResourceQuota', { dryRun: true }));
     const text = await fetchMetrics(gateway.metricsUrl);
     expect(
       sampleValue(text, 'hookgate_admission_webhook_side_effects_total', {
@@ -206,7 +199,7 @@ describe('gRPC plugins through the gateway process', () => {
   });
 
   it('survives a crashing plugin, opens its circuit, and closes it once the plugin is back', async () => {
-    const crash = await client.post('/validate', reviewOf('endpoints', 'Endpoints'));
+    const crash = await client.post('/validate', createReviewOf('endpoints', 'Endpoints'));
     expect(crash.review.response?.allowed).toBe(false);
     expect(crash.review.response?.status?.message).toContain(
       'failed calling webhook "crash.plugin.test": failed to call webhook: Post "plugin://crashy/crash.plugin.test',
@@ -216,7 +209,10 @@ describe('gRPC plugins through the gateway process', () => {
     // The dead plugin keeps failing its hook (Fail) until the breaker opens; then calls fail at once.
     let message = '';
     for (let i = 0; i < 20 && !message.includes('circuit open'); i += 1) {
-      const { review } = await client.post('/validate', reviewOf('persistentvolumeclaims', 'PersistentVolumeClaim'));
+      const { review } = await client.post(
+        '/validate',
+        createReviewOf('persistentvolumeclaims', 'PersistentVolumeClaim'),
+      );
       expect(review.response?.allowed).toBe(false);
       message = review.response?.status?.message ?? '';
     }
@@ -231,7 +227,10 @@ describe('gRPC plugins through the gateway process', () => {
     crashy = await startPlugin('behaviour-plugin.ts', [crashySocket, 'crashy']);
     let allowed = false;
     for (let i = 0; i < 100 && !allowed; i += 1) {
-      const { review } = await client.post('/validate', reviewOf('persistentvolumeclaims', 'PersistentVolumeClaim'));
+      const { review } = await client.post(
+        '/validate',
+        createReviewOf('persistentvolumeclaims', 'PersistentVolumeClaim'),
+      );
       allowed = review.response?.allowed === true;
       if (!allowed) await new Promise((r) => setTimeout(r, 200));
     }

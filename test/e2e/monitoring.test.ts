@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { REPO_ROOT, readGatewayCa, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { AdmissionClient } from '../src/admission-client.js';
-import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
+import { createRulesFor, failingBridgeHooks, gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
 import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
-import { podCreateReview } from '../src/pod-review.js';
+import { createReviewOf, podCreateReview } from '../src/pod-review.js';
 import { promtool, startPrometheus, type PrometheusProcess } from '../src/prometheus.js';
 import { startWebhookServer, type TestWebhookServer } from '../src/webhook-server.js';
 import { tempDir, type TempDir } from '@hookgate/plugin-sdk/testing';
@@ -180,26 +180,16 @@ describe('a real Prometheus scraping a running gateway', () => {
   let client: AdmissionClient;
   let prometheus: PrometheusProcess;
 
-  const only = (resource: string) => [
-    { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
-  ];
-  const reviewOf = (resource: string, kind: string) =>
-    podCreateReview({
-      kind: { group: '', version: 'v1', kind },
-      resource: { group: '', version: 'v1', resource },
-      requestKind: undefined,
-      requestResource: undefined,
-    });
   /** One of each: allowed, denied, failing closed and open on timeouts, conditions erroring, side effects. */
   const traffic = () =>
     Promise.all([
       client.post('/mutate', podCreateReview()),
       client.post('/validate', podCreateReview()),
       client.post('/validate', podCreateReview()),
-      client.post('/validate', reviewOf('secrets', 'Secret')),
-      client.post('/validate', reviewOf('services', 'Service')),
-      client.post('/validate', reviewOf('endpoints', 'Endpoints')),
-      client.post('/validate', reviewOf('resourcequotas', 'ResourceQuota')),
+      client.post('/validate', createReviewOf('secrets', 'Secret')),
+      client.post('/validate', createReviewOf('services', 'Service')),
+      client.post('/validate', createReviewOf('endpoints', 'Endpoints')),
+      client.post('/validate', createReviewOf('resourcequotas', 'ResourceQuota')),
     ]);
   /** Waits until Prometheus answers `expr` with at least one sample (vi.waitFor: it runs in beforeAll too). */
   const pollUntilResult = (expr: string) =>
@@ -220,43 +210,29 @@ describe('a real Prometheus scraping a running gateway', () => {
       config: gatewayConfigYaml(
         [
           webhookConfiguration('mutating', 'labels', [
-            { name: 'add-label.example.com', clientConfig: url('addLabel'), rules: only('pods') },
+            { name: 'add-label.example.com', clientConfig: url('addLabel'), rules: createRulesFor('pods') },
           ]),
           webhookConfiguration('validating', 'checks', [
             {
               name: 'allow.example.com',
               clientConfig: url('allow'),
-              rules: only('pods'),
+              rules: createRulesFor('pods'),
               namespaceSelector: { matchExpressions: [{ key: 'frozen', operator: 'DoesNotExist' }] },
             },
             {
               name: 'conditions.example.com',
               clientConfig: url('allow'),
-              rules: only('pods'),
+              rules: createRulesFor('pods'),
               failurePolicy: 'Ignore',
               // The pod has no `team` label: the expression errors.
               matchConditions: [{ name: 'team-x', expression: "object.metadata.labels['team'] == 'x'" }],
             },
-            { name: 'deny.example.com', clientConfig: url('disallowReason'), rules: only('secrets') },
-            {
-              name: 'hang-fail.example.com',
-              clientConfig: url('timeout'),
-              rules: only('services'),
-              timeoutSeconds: 1,
-              failurePolicy: 'Fail',
-            },
-            {
-              name: 'hang-ignore.example.com',
-              clientConfig: url('timeout'),
-              rules: only('endpoints'),
-              timeoutSeconds: 1,
-              failurePolicy: 'Ignore',
-            },
-            { name: 'allow.plugin.test', clientConfig: { plugin: 'behaviours' }, rules: only('pods') },
+            ...failingBridgeHooks(webhook.origin),
+            { name: 'allow.plugin.test', clientConfig: { plugin: 'behaviours' }, rules: createRulesFor('pods') },
             {
               name: 'side-effect.plugin.test',
               clientConfig: { plugin: 'behaviours' },
-              rules: only('resourcequotas'),
+              rules: createRulesFor('resourcequotas'),
               sideEffects: 'NoneOnDryRun',
             },
           ]),

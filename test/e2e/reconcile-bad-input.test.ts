@@ -6,13 +6,12 @@
  * counted, nothing crashes, and the neighbouring jobs are reconciled.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedis, startGateway, type GatewayProcess, type RedisHandle } from '@hookgate/devtools';
+import { describe, expect, it } from 'vitest';
+import type { GatewayProcess } from '@hookgate/devtools';
 import {
   SideEffectProducer,
   buildSideEffectJob,
@@ -21,11 +20,7 @@ import {
   type SideEffectJob,
 } from '@hookgate/queue';
 import { AdmissionClient } from '../src/admission-client.js';
-import { startController, type ControllerProcess } from '../src/controller-process.js';
-import { FakeApiServer } from '../src/fake-apiserver.js';
-import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
-import { startPlugin, type PluginProcess } from '../src/plugin-process.js';
+import { startPlugin } from '../src/plugin-process.js';
 import {
   RECONCILE_HOOK,
   controllerConfig,
@@ -33,91 +28,30 @@ import {
   podReview,
   printedLines,
   reconcileCounts,
-  startReconcilePlugin,
+  reconcileGatewayConfig,
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
+import { metricValue, useReconcileEnvironment } from '../src/reconcile-environment.js';
 import { startRestartableRedis } from '../src/restartable-redis.js';
 
 const RECONCILE_PLUGIN = 'reconciles';
 const GARBAGE_PLUGIN = 'garbage';
 
-let dir: string;
-let api: FakeApiServer;
-let kubeconfig: string;
-let shared: RedisHandle;
-let redisClient: Redis;
-let reconcilePlugin: PluginProcess;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hookgate-bad-input-e2e-'));
-  api = await FakeApiServer.start();
-  kubeconfig = await api.writeKubeconfig();
-  [shared, reconcilePlugin] = await Promise.all([
-    ensureRedis(),
-    startReconcilePlugin(`unix://${join(dir, 'reconciles.sock')}`, RECONCILE_PLUGIN, join(dir, 'never-released')),
-  ]);
-  redisClient = new Redis(shared.url, { maxRetriesPerRequest: 1 });
-});
-afterAll(async () => {
-  redisClient?.disconnect();
-  await reconcilePlugin?.stop();
-  await shared?.stop();
-  await api?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function casePrefix(): string {
-  const prefix = `{bad-input-${randomUUID().slice(0, 8)}}`;
-  cleanups.push(async () => {
-    const keys = await redisClient.keys(`${prefix}:*`);
-    if (keys.length > 0) await redisClient.del(...keys);
-  });
-  return prefix;
-}
+const env = useReconcileEnvironment({ name: 'bad-input', plugin: RECONCILE_PLUGIN, releaseFile: 'never-released' });
+const { cleanups, casePrefix } = env;
 
 async function gateway(
   redisUrl: string,
   prefix: string,
   stateDir: string,
 ): Promise<{ gateway: GatewayProcess; client: AdmissionClient }> {
-  const config = gatewayConfigYaml(
-    [
-      webhookConfiguration('validating', 'reconcile-effects', [
-        {
-          name: RECONCILE_HOOK,
-          clientConfig: { plugin: RECONCILE_PLUGIN },
-          sideEffects: 'NoneOnDryRun',
-          failurePolicy: 'Fail',
-        },
-      ]),
-    ],
-    {
-      plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-      extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
-    },
-  );
-  const started = await startGateway({ config, stateDir });
-  const client = new AdmissionClient(started.admissionUrl);
-  cleanups.push(async () => {
-    await client.close();
-    await started.stop();
+  const config = reconcileGatewayConfig({
+    plugin: { name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target },
+    redisUrl,
+    prefix,
   });
-  return { gateway: started, client };
-}
-
-async function controller(config: Record<string, unknown>): Promise<ControllerProcess> {
-  const started = await startController(config);
-  cleanups.push(() => started.stop());
-  return started;
-}
-
-async function metric(url: string, name: string, labels: Record<string, string> = {}): Promise<number> {
-  return sampleValue(await fetchMetrics(url), name, labels) ?? 0;
+  return cleanups.gateway(config, stateDir);
 }
 
 async function admitted(client: AdmissionClient, review: PodReview): Promise<boolean | undefined> {
@@ -161,7 +95,7 @@ const jobIdOfDenied = (job: ReturnType<typeof deniedJob>) =>
   });
 
 async function addJobs(prefix: string, jobs: readonly SideEffectJob[]): Promise<void> {
-  const producer = new SideEffectProducer({ redisUrl: shared.url, prefix });
+  const producer = new SideEffectProducer({ redisUrl: env.redis.url, prefix });
   try {
     // The producer fails fast while it connects (the gateway would spool): wait until it is ready.
     await expect.poll(() => producer.connectionStatus, { timeout: 5_000, interval: 20 }).toBe('ready');
@@ -189,14 +123,14 @@ describe('a damaged record in the spool', () => {
     cleanups.push(() => redis.stop());
     await redis.stop();
     const prefix = `{spool-${randomUUID().slice(0, 8)}}`;
-    const stateDir = join(dir, `state-${randomUUID().slice(0, 8)}`);
+    const stateDir = join(env.dir, `state-${randomUUID().slice(0, 8)}`);
     const first = await gateway(redis.url, prefix, stateDir);
     const reviews = [podReview('spooled'), podReview('spooled'), podReview('spooled')];
     for (const review of reviews) {
       expect(await admitted(first.client, review)).toBe(true);
-      storePod(api, review);
+      storePod(env.api, review);
     }
-    expect(await metric(first.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(3);
+    expect(await metricValue(first.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(3);
     await first.gateway.stop();
 
     // One record per review, in order: damage the middle one's payload (its CRC no longer matches).
@@ -213,12 +147,12 @@ describe('a damaged record in the spool', () => {
     await redis.start();
     const [second, ctl] = await Promise.all([
       gateway(redis.url, prefix, stateDir),
-      controller(
+      cleanups.controller(
         controllerConfig({
           redisUrl: redis.url,
           prefix,
-          plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-          kubeconfig,
+          plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
+          kubeconfig: env.kubeconfig,
         }),
       ),
     ]);
@@ -226,7 +160,7 @@ describe('a damaged record in the spool', () => {
       (l) => l.level === 'warn' && /damaged records were skipped/.test(String(l.msg)),
     );
     expect(warning).toMatchObject({ corruptRecords: 1, tornTails: 0 });
-    expect(await metric(second.gateway.metricsUrl, 'hookgate_side_effect_spool_corrupt_records')).toBe(1);
+    expect(await metricValue(second.gateway.metricsUrl, 'hookgate_side_effect_spool_corrupt_records')).toBe(1);
 
     const own = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     cleanups.push(async () => own.disconnect());
@@ -239,12 +173,12 @@ describe('a damaged record in the spool', () => {
         })
         .toBe('completed');
       await expect
-        .poll(() => reconcileCounts(reconcilePlugin, review.uid).applied, { timeout: 5_000 })
+        .poll(() => reconcileCounts(env.reconcilePlugin, review.uid).applied, { timeout: 5_000 })
         .toEqual(['PERSISTED']);
     }
     // The damaged record's job is lost (the warning says so), not half-delivered.
     expect((await jobView(own, prefix, RECONCILE_PLUGIN, reviews[1]!.jobId(RECONCILE_PLUGIN))).state).toBe('absent');
-    expect(await metric(second.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
+    expect(await metricValue(second.gateway.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
     expect(second.gateway.exitCode()).toBeNull();
     expect(ctl.exitCode()).toBeNull();
   });
@@ -253,15 +187,15 @@ describe('a damaged record in the spool', () => {
 describe('an undecodable job in a plugin queue', () => {
   it('is failed at once, logged and counted; the controller keeps reconciling the jobs after it', async () => {
     const prefix = casePrefix();
-    const ctl = await controller(
+    const ctl = await cleanups.controller(
       controllerConfig({
-        redisUrl: shared.url,
+        redisUrl: env.redis.url,
         prefix,
-        plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-        kubeconfig,
+        plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
+        kubeconfig: env.kubeconfig,
       }),
     );
-    const connection = new Redis(shared.url, { maxRetriesPerRequest: null });
+    const connection = new Redis(env.redis.url, { maxRetriesPerRequest: null });
     const queue = new Queue(reconcileQueueName(RECONCILE_PLUGIN), { connection, prefix });
     cleanups.push(async () => {
       await queue.close();
@@ -274,28 +208,28 @@ describe('an undecodable job in a plugin queue', () => {
 
     for (const jobId of ['undecodable-1', 'undecodable-2']) {
       await expect
-        .poll(async () => (await jobView(redisClient, prefix, RECONCILE_PLUGIN, jobId)).state, { timeout: 15_000 })
+        .poll(async () => (await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, jobId)).state, { timeout: 15_000 })
         .toBe('failed');
-      expect((await jobView(redisClient, prefix, RECONCILE_PLUGIN, jobId)).failedReason).toMatch(
+      expect((await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, jobId)).failedReason).toMatch(
         /^undecodable side-effect job \(.+\): it can never be reconciled/,
       );
       const line = await ctl.waitForLog((l) => l.level === 'warn' && l['jobId'] === jobId);
       expect(String(line.msg)).toContain('reconcile job left in the failed set after 1 attempt(s)');
     }
     await expect
-      .poll(async () => (await jobView(redisClient, prefix, RECONCILE_PLUGIN, jobIdOfDenied(after))).state, {
+      .poll(async () => (await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, jobIdOfDenied(after))).state, {
         timeout: 15_000,
       })
       .toBe('completed');
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: RECONCILE_PLUGIN,
         outcome: 'none',
         result: 'fail',
       }),
     ).toBe(2);
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: RECONCILE_PLUGIN,
         outcome: 'none',
         result: 'dead-lettered',
@@ -308,17 +242,17 @@ describe('an undecodable job in a plugin queue', () => {
 describe('a plugin answering garbage or hanging in Reconcile', () => {
   it('has those jobs retried or delayed, never a crash, while the other jobs are reconciled', async () => {
     const prefix = casePrefix();
-    const garbage = await startPlugin('garbage-reconcile-plugin.ts', [`unix://${join(dir, 'garbage.sock')}`]);
+    const garbage = await startPlugin('garbage-reconcile-plugin.ts', [`unix://${join(env.dir, 'garbage.sock')}`]);
     cleanups.push(() => garbage.stop());
-    const ctl = await controller(
+    const ctl = await cleanups.controller(
       controllerConfig({
-        redisUrl: shared.url,
+        redisUrl: env.redis.url,
         prefix,
         plugins: [
           { name: GARBAGE_PLUGIN, target: garbage.target },
-          { name: RECONCILE_PLUGIN, target: reconcilePlugin.target },
+          { name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target },
         ],
-        kubeconfig,
+        kubeconfig: env.kubeconfig,
         extra: { reconcileTimeoutMs: 800, attempts: 3 },
       }),
     );
@@ -332,12 +266,12 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
     await addJobs(prefix, [garbled, hanging, ...garbageNeighbours, ...hangNeighbours]);
 
     const state = async (job: ReturnType<typeof deniedJob>) =>
-      (await jobView(redisClient, prefix, job.plugin, jobIdOfDenied(job))).state;
+      (await jobView(env.redisClient, prefix, job.plugin, jobIdOfDenied(job))).state;
     for (const job of [...garbageNeighbours, ...hangNeighbours])
       await expect.poll(() => state(job), { timeout: 15_000 }).toBe('completed');
     for (const job of hangNeighbours)
       await expect
-        .poll(() => reconcileCounts(reconcilePlugin, job.requestUid).applied, { timeout: 5_000 })
+        .poll(() => reconcileCounts(env.reconcilePlugin, job.requestUid).applied, { timeout: 5_000 })
         .toEqual(['NOT_PERSISTED']);
 
     // Garbage is the plugin's answer (not a transport failure): retried with attempts, then the failed set.
@@ -346,14 +280,14 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
     const deadLettered = await ctl.waitForLog((l) => l.level === 'warn' && l['jobId'] === jobIdOfDenied(garbled));
     expect(deadLettered).toMatchObject({ plugin: GARBAGE_PLUGIN, effectKey: 'garbage/one', attempts: 3 });
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: GARBAGE_PLUGIN,
         outcome: 'NOT_PERSISTED',
         result: 'retry',
       }),
     ).toBe(3);
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: GARBAGE_PLUGIN,
         outcome: 'NOT_PERSISTED',
         result: 'dead-lettered',
@@ -363,11 +297,11 @@ describe('a plugin answering garbage or hanging in Reconcile', () => {
 
     // A Reconcile that never answers times out: delayed without using attempts, called again and again.
     await expect
-      .poll(() => reconcileCounts(reconcilePlugin, hanging.requestUid).calls, { timeout: 15_000 })
+      .poll(() => reconcileCounts(env.reconcilePlugin, hanging.requestUid).calls, { timeout: 15_000 })
       .toBeGreaterThanOrEqual(2);
     expect(['delayed', 'active', 'waiting']).toContain(await state(hanging));
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: RECONCILE_PLUGIN,
         outcome: 'NOT_PERSISTED',
         result: 'delay',

@@ -7,126 +7,59 @@
  * short (grace 300 ms, confirming read after 800 ms, stall check every 500 ms).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { stringify } from 'yaml';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedis, startGateway, type GatewayProcess, type RedisHandle } from '@hookgate/devtools';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeJobId } from '@hookgate/queue';
-import { AdmissionClient, wrapReview } from '../src/admission-client.js';
-import { startController, type ControllerProcess } from '../src/controller-process.js';
-import { FakeApiServer } from '../src/fake-apiserver.js';
+import { AdmissionClient } from '../src/admission-client.js';
 import { gatewayConfigYaml, webhookConfiguration } from '../src/gateway-config.js';
-import { fetchMetrics, sampleValue } from '../src/metrics-text.js';
-import { startBuiltinPlugin, startPlugin, type PluginProcess } from '../src/plugin-process.js';
+import { startBuiltinPlugin, startPlugin } from '../src/plugin-process.js';
 import {
-  RECONCILE_HOOK,
   controllerConfig,
+  createReviewBody,
   jobView,
   podReview,
   reconcileCounts,
-  startReconcilePlugin,
+  reconcileGatewayConfig,
   storePod,
   type PodReview,
 } from '../src/reconcile-pipeline.js';
+import { metricValue, useReconcileEnvironment } from '../src/reconcile-environment.js';
 import { startRestartableRedis, type RestartableRedis } from '../src/restartable-redis.js';
 
 const RECONCILE_PLUGIN = 'reconciles';
 
-let dir: string;
-let api: FakeApiServer;
-let kubeconfig: string;
-let shared: RedisHandle;
-let redisClient: Redis;
-let reconcilePlugin: PluginProcess;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hookgate-pipeline-e2e-'));
-  api = await FakeApiServer.start();
-  api.registerResource({
-    group: 'networking.k8s.io',
-    version: 'v1',
-    resource: 'ingresses',
-    kind: 'Ingress',
-    namespaced: true,
-  });
-  kubeconfig = await api.writeKubeconfig();
-  [shared, reconcilePlugin] = await Promise.all([
-    ensureRedis(),
-    startReconcilePlugin(`unix://${join(dir, 'reconciles.sock')}`, RECONCILE_PLUGIN, join(dir, 'release')),
-  ]);
-  redisClient = new Redis(shared.url, { maxRetriesPerRequest: 1 });
+const env = useReconcileEnvironment({
+  name: 'pipeline',
+  plugin: RECONCILE_PLUGIN,
+  prepareApi: (api) =>
+    api.registerResource({
+      group: 'networking.k8s.io',
+      version: 'v1',
+      resource: 'ingresses',
+      kind: 'Ingress',
+      namespaced: true,
+    }),
 });
-afterAll(async () => {
-  redisClient?.disconnect();
-  await reconcilePlugin?.stop();
-  await shared?.stop();
-  await api?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { cleanups, casePrefix } = env;
 
-/** The queue prefix of one case (a hash tag, as the default), its keys deleted afterwards from the shared Redis. */
-function casePrefix(): string {
-  const prefix = `{pipeline-${randomUUID().slice(0, 8)}}`;
-  cleanups.push(async () => {
-    const keys = await redisClient.keys(`${prefix}:*`);
-    if (keys.length > 0) await redisClient.del(...keys);
+/** The reconcile plugin's hook in a gateway of two workers, jobs on `redisUrl` under `prefix`. */
+const reconcileGateway = (redisUrl: string, prefix: string) =>
+  reconcileGatewayConfig({
+    plugin: { name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target },
+    redisUrl,
+    prefix,
+    workers: 2,
   });
-  return prefix;
-}
-
-async function gateway(
-  config: string,
-  stateDir?: string,
-): Promise<{ gateway: GatewayProcess; client: AdmissionClient }> {
-  const started = await startGateway({ config, ...(stateDir ? { stateDir } : {}) });
-  const client = new AdmissionClient(started.admissionUrl);
-  cleanups.push(async () => {
-    await client.close();
-    await started.stop();
-  });
-  return { gateway: started, client };
-}
-
-async function controller(config: Record<string, unknown>): Promise<ControllerProcess> {
-  const started = await startController(config);
-  cleanups.push(() => started.stop());
-  return started;
-}
-
-/** The reconcile plugin's hook on Pod CREATEs in namespace default, jobs on `redisUrl` under `prefix`. */
-function reconcileGatewayConfig(redisUrl: string, prefix: string): string {
-  return gatewayConfigYaml(
-    [
-      webhookConfiguration('validating', 'reconcile-effects', [
-        {
-          name: RECONCILE_HOOK,
-          clientConfig: { plugin: RECONCILE_PLUGIN },
-          sideEffects: 'NoneOnDryRun',
-          failurePolicy: 'Fail',
-        },
-      ]),
-    ],
-    {
-      plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-      workers: 2,
-      extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
-    },
-  );
-}
 
 function reconcileController(redisUrl: string, prefix: string, extra: Record<string, unknown> = {}) {
   return controllerConfig({
     redisUrl,
     prefix,
-    plugins: [{ name: RECONCILE_PLUGIN, target: reconcilePlugin.target }],
-    kubeconfig,
+    plugins: [{ name: RECONCILE_PLUGIN, target: env.reconcilePlugin.target }],
+    kubeconfig: env.kubeconfig,
     extra,
   });
 }
@@ -141,10 +74,6 @@ async function admit(
   return { allowed: response?.allowed, ...(response?.status?.message ? { message: response.status.message } : {}) };
 }
 
-async function metric(url: string, name: string, labels: Record<string, string> = {}): Promise<number> {
-  return sampleValue(await fetchMetrics(url), name, labels) ?? 0;
-}
-
 async function completedCount(redis: Redis, prefix: string, reviews: readonly PodReview[]): Promise<number> {
   const views = await Promise.all(
     reviews.map((r) => jobView(redis, prefix, RECONCILE_PLUGIN, r.jobId(RECONCILE_PLUGIN))),
@@ -156,12 +85,12 @@ async function completedCount(redis: Redis, prefix: string, reviews: readonly Po
 async function expectAppliedOnce(reviews: readonly PodReview[]): Promise<void> {
   // The plugin prints before it answers; its output may reach this process a moment after Redis shows the job done.
   await expect
-    .poll(() => reviews.filter((r) => reconcileCounts(reconcilePlugin, r.uid).applied.length > 0).length, {
+    .poll(() => reviews.filter((r) => reconcileCounts(env.reconcilePlugin, r.uid).applied.length > 0).length, {
       timeout: 5_000,
     })
     .toBe(reviews.length);
   for (const review of reviews) {
-    const counts = reconcileCounts(reconcilePlugin, review.uid);
+    const counts = reconcileCounts(env.reconcilePlugin, review.uid);
     expect({ name: review.name, ...counts, atLeastOnce: counts.calls >= 1 }).toEqual({
       name: review.name,
       calls: counts.calls,
@@ -199,18 +128,15 @@ describe('the ledger end to end', () => {
       name,
       namespace,
       host,
-      body: wrapReview({
+      body: createReviewBody({
         uid,
-        kind: { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress' },
-        resource: { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses' },
+        group: 'networking.k8s.io',
+        kind: 'Ingress',
+        resource: 'ingresses',
         name,
         namespace,
-        operation: 'CREATE',
-        userInfo: { username: 'alice', groups: ['system:authenticated'] },
         object: ingress,
-        oldObject: null,
         dryRun: options.dryRun ?? false,
-        options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
       }),
       jobId: computeJobId({
         plugin: 'ledger',
@@ -222,7 +148,7 @@ describe('the ledger end to end', () => {
     };
   }
   const storeIngress = (review: ReturnType<typeof ingressReview>, uid = review.objectUid) =>
-    api.create(
+    env.api.create(
       {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'Ingress',
@@ -234,10 +160,10 @@ describe('the ledger end to end', () => {
   it('keeps the claim of a stored object; releases those of a denied request, of an object never stored and of a replaced one; a dryRun claims nothing', async () => {
     const prefix = casePrefix();
     cleanups.push(async () => {
-      const keys = await redisClient.keys(`${keyPrefix}*`);
-      if (keys.length > 0) await redisClient.del(...keys);
+      const keys = await env.redisClient.keys(`${keyPrefix}*`);
+      if (keys.length > 0) await env.redisClient.del(...keys);
     });
-    const ledgerConfig = join(dir, 'ledger.yaml');
+    const ledgerConfig = join(env.dir, 'ledger.yaml');
     await writeFile(
       ledgerConfig,
       stringify({
@@ -257,10 +183,10 @@ describe('the ledger end to end', () => {
     const [ledger, behaviours] = await Promise.all([
       startBuiltinPlugin('ledger', {
         config: ledgerConfig,
-        listen: `unix://${join(dir, 'ledger.sock')}`,
-        env: { REDIS_URL: shared.url },
+        listen: `unix://${join(env.dir, 'ledger.sock')}`,
+        env: { REDIS_URL: env.redis.url },
       }),
-      startPlugin('behaviour-plugin.ts', [`unix://${join(dir, 'behaviours.sock')}`, 'behaviours']),
+      startPlugin('behaviour-plugin.ts', [`unix://${join(env.dir, 'behaviours.sock')}`, 'behaviours']),
     ]);
     cleanups.push(() => Promise.all([ledger.stop(), behaviours.stop()]));
     // The ledger's hook, then a hook that denies every Ingress of namespace `denied`.
@@ -291,17 +217,17 @@ describe('the ledger end to end', () => {
           { name: 'shop', labels: {} },
           { name: 'denied', labels: { deny: 'yes' } },
         ],
-        extra: { redis: { url: shared.url, prefix, addTimeoutMs: 500 } },
+        extra: { redis: { url: env.redis.url, prefix, addTimeoutMs: 500 } },
       },
     );
     const [{ client }, ctl] = await Promise.all([
-      gateway(config),
-      controller(
+      cleanups.gateway(config),
+      cleanups.controller(
         controllerConfig({
-          redisUrl: shared.url,
+          redisUrl: env.redis.url,
           prefix,
           plugins: [{ name: 'ledger', target: ledger.target }],
-          kubeconfig,
+          kubeconfig: env.kubeconfig,
         }),
       ),
     ]);
@@ -321,26 +247,26 @@ describe('the ledger end to end', () => {
     });
     expect(await admit(client, neverStored.body)).toEqual({ allowed: true });
     // Claimed at admission, pending until reconciled (not before the grace period and the confirming read).
-    expect(await redisClient.hget(ledgerKey(neverStored.host), 'state')).toBe('pending');
+    expect(await env.redisClient.hget(ledgerKey(neverStored.host), 'state')).toBe('pending');
     expect(await admit(client, replaced.body)).toEqual({ allowed: true });
     storeIngress(replaced, randomUUID()); // another object took the name (a retried generateName, a delete and re-create)
     expect(await admit(client, dryRun.body)).toEqual({ allowed: true });
 
     const settled = async (review: { jobId: string }) => {
       await expect
-        .poll(async () => (await jobView(redisClient, prefix, 'ledger', review.jobId)).state, {
+        .poll(async () => (await jobView(env.redisClient, prefix, 'ledger', review.jobId)).state, {
           timeout: 20_000,
           interval: 100,
         })
         .toBe('completed');
-      return (await jobView(redisClient, prefix, 'ledger', review.jobId)).returnvalue;
+      return (await jobView(env.redisClient, prefix, 'ledger', review.jobId)).returnvalue;
     };
     expect(await settled(stored)).toMatchObject({
       outcome: 'PERSISTED',
       rule: 'create-stored',
       message: expect.stringContaining('reservation confirmed'),
     });
-    expect(await redisClient.hgetall(ledgerKey(stored.host))).toMatchObject({
+    expect(await env.redisClient.hgetall(ledgerKey(stored.host))).toMatchObject({
       owner: `networking.k8s.io/Ingress/shop/stored-${id}`,
       state: 'confirmed',
     });
@@ -360,19 +286,19 @@ describe('the ledger end to end', () => {
       message: expect.stringContaining('reservation released'),
     });
     for (const released of [denied, neverStored, replaced])
-      expect(await redisClient.exists(ledgerKey(released.host))).toBe(0);
+      expect(await env.redisClient.exists(ledgerKey(released.host))).toBe(0);
     // dryRun: no claim, no job.
-    expect(await redisClient.exists(ledgerKey(dryRun.host))).toBe(0);
-    expect((await jobView(redisClient, prefix, 'ledger', dryRun.jobId)).state).toBe('absent');
+    expect(await env.redisClient.exists(ledgerKey(dryRun.host))).toBe(0);
+    expect((await jobView(env.redisClient, prefix, 'ledger', dryRun.jobId)).state).toBe('absent');
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: 'ledger',
         outcome: 'PERSISTED',
         result: 'done',
       }),
     ).toBe(1);
     expect(
-      await metric(ctl.healthUrl, 'hookgate_reconcile_total', {
+      await metricValue(ctl.healthUrl, 'hookgate_reconcile_total', {
         plugin: 'ledger',
         outcome: 'NOT_PERSISTED',
         result: 'done',
@@ -394,8 +320,8 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
   it('keeps admitting, spools, drains when Redis is back, and reconciles every effect, none applied twice', async () => {
     const prefix = `{outage-${randomUUID().slice(0, 8)}}`;
     const [{ gateway: gw, client }, ctl] = await Promise.all([
-      gateway(reconcileGatewayConfig(redis.url, prefix)),
-      controller(reconcileController(redis.url, prefix)),
+      cleanups.gateway(reconcileGateway(redis.url, prefix)),
+      cleanups.controller(reconcileController(redis.url, prefix)),
     ]);
     const own = new Redis(redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
     own.on('error', () => undefined); // reconnects by itself after the outage
@@ -403,7 +329,7 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
     const send = async (reviews: PodReview[], review: PodReview) => {
       reviews.push(review);
       expect(await admit(client, review.body)).toEqual({ allowed: true });
-      storePod(api, review);
+      storePod(env.api, review);
     };
 
     const before: PodReview[] = [];
@@ -417,19 +343,23 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
       await send(during, podReview('outage-during'));
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(await metric(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(during.length);
+    expect(await metricValue(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(during.length);
     expect(ctl.exitCode()).toBeNull();
     await redis.start(); // empty, as Redis without persistence comes back: the jobs of `before` are replayed
 
     const all = [...before, ...during];
     await expect.poll(() => completedCount(own, prefix, all), { timeout: 30_000, interval: 200 }).toBe(all.length);
-    expect(await metric(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
+    expect(await metricValue(gw.metricsUrl, 'hookgate_side_effect_spool_pending_records')).toBe(0);
     expect(
-      await metric(gw.metricsUrl, 'hookgate_side_effect_jobs_total', { plugin: RECONCILE_PLUGIN, outcome: 'spooled' }),
+      await metricValue(gw.metricsUrl, 'hookgate_side_effect_jobs_total', {
+        plugin: RECONCILE_PLUGIN,
+        outcome: 'spooled',
+      }),
     ).toBe(during.length);
     await expectAppliedOnce(all);
     // Redis came back empty: the jobs of `before` were replayed and reconciled again, without a second application.
-    for (const review of before) expect(reconcileCounts(reconcilePlugin, review.uid).calls).toBeGreaterThanOrEqual(2);
+    for (const review of before)
+      expect(reconcileCounts(env.reconcilePlugin, review.uid).calls).toBeGreaterThanOrEqual(2);
     expect(ctl.exitCode()).toBeNull();
   });
 });
@@ -437,36 +367,43 @@ describe('a Redis outage while reviews with side effects keep arriving', () => {
 describe('a controller SIGKILLed mid-job', () => {
   it('has the job retried by the next controller after the stall check, and completed', async () => {
     const prefix = casePrefix();
-    const releaseFile = join(dir, 'release');
+    const releaseFile = env.releaseFile;
     await rm(releaseFile, { force: true });
     const [{ client }, first] = await Promise.all([
-      gateway(reconcileGatewayConfig(shared.url, prefix)),
-      controller(reconcileController(shared.url, prefix)),
+      cleanups.gateway(reconcileGateway(env.redis.url, prefix)),
+      cleanups.controller(reconcileController(env.redis.url, prefix)),
     ]);
     const review = podReview('hold');
     expect(await admit(client, review.body)).toEqual({ allowed: true });
-    storePod(api, review);
+    storePod(env.api, review);
     // The first controller has called Reconcile, which now waits: kill the controller mid-job.
     await expect
-      .poll(() => reconcileCounts(reconcilePlugin, review.uid).calls, { timeout: 15_000, interval: 20 })
+      .poll(() => reconcileCounts(env.reconcilePlugin, review.uid).calls, { timeout: 15_000, interval: 20 })
       .toBe(1);
     first.signal('SIGKILL');
     await first.exited;
-    expect((await jobView(redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state).toBe('active');
+    expect((await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state).toBe(
+      'active',
+    );
     await writeFile(releaseFile, '');
 
-    const second = await controller(reconcileController(shared.url, prefix));
+    const second = await cleanups.controller(reconcileController(env.redis.url, prefix));
     await second.waitForLog(
       (l) => l.level === 'warn' && l['jobId'] === review.jobId(RECONCILE_PLUGIN) && /stalled/.test(String(l.msg)),
     );
     await expect
-      .poll(async () => (await jobView(redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state, {
-        timeout: 15_000,
-        interval: 100,
-      })
+      .poll(
+        async () => (await jobView(env.redisClient, prefix, RECONCILE_PLUGIN, review.jobId(RECONCILE_PLUGIN))).state,
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      )
       .toBe('completed');
-    expect(reconcileCounts(reconcilePlugin, review.uid)).toEqual({ calls: 2, applied: ['PERSISTED'] });
-    expect(await metric(second.healthUrl, 'hookgate_reconcile_stalled_total', { plugin: RECONCILE_PLUGIN })).toBe(1);
+    expect(reconcileCounts(env.reconcilePlugin, review.uid)).toEqual({ calls: 2, applied: ['PERSISTED'] });
+    expect(await metricValue(second.healthUrl, 'hookgate_reconcile_stalled_total', { plugin: RECONCILE_PLUGIN })).toBe(
+      1,
+    );
   });
 });
 
@@ -474,10 +411,10 @@ describe('two gateways and two controllers on one Redis', () => {
   it('reconciles every effect; each applied once however many gateways recorded it', async () => {
     const prefix = casePrefix();
     const [one, two, ctlOne, ctlTwo] = await Promise.all([
-      gateway(reconcileGatewayConfig(shared.url, prefix)),
-      gateway(reconcileGatewayConfig(shared.url, prefix)),
-      controller(reconcileController(shared.url, prefix)),
-      controller(reconcileController(shared.url, prefix)),
+      cleanups.gateway(reconcileGateway(env.redis.url, prefix)),
+      cleanups.gateway(reconcileGateway(env.redis.url, prefix)),
+      cleanups.controller(reconcileController(env.redis.url, prefix)),
+      cleanups.controller(reconcileController(env.redis.url, prefix)),
     ]);
     const reviews = Array.from({ length: 16 }, () => podReview('pair'));
     await Promise.all(
@@ -485,18 +422,20 @@ describe('two gateways and two controllers on one Redis', () => {
         // Most go to one gateway or the other; every fourth to both (the same call retried on another replica).
         const targets = i % 4 === 0 ? [one, two] : [i % 2 === 0 ? one : two];
         for (const target of targets) expect(await admit(target.client, review.body)).toEqual({ allowed: true });
-        storePod(api, review);
+        storePod(env.api, review);
       }),
     );
     await expect
-      .poll(() => completedCount(redisClient, prefix, reviews), { timeout: 30_000, interval: 200 })
+      .poll(() => completedCount(env.redisClient, prefix, reviews), { timeout: 30_000, interval: 200 })
       .toBe(reviews.length);
     await expectAppliedOnce(reviews);
     // One job per side effect, whichever gateways recorded it.
-    expect(await redisClient.zcard(`${prefix}:hookgate-reconcile-${RECONCILE_PLUGIN}:completed`)).toBe(reviews.length);
+    expect(await env.redisClient.zcard(`${prefix}:hookgate-reconcile-${RECONCILE_PLUGIN}:completed`)).toBe(
+      reviews.length,
+    );
     const added = await Promise.all(
       [one, two].map((g) =>
-        metric(g.gateway.metricsUrl, 'hookgate_side_effect_jobs_total', {
+        metricValue(g.gateway.metricsUrl, 'hookgate_side_effect_jobs_total', {
           plugin: RECONCILE_PLUGIN,
           outcome: 'duplicate',
         }),
@@ -505,7 +444,7 @@ describe('two gateways and two controllers on one Redis', () => {
     expect(added[0]! + added[1]!).toBe(4);
     const done = await Promise.all(
       [ctlOne, ctlTwo].map((c) =>
-        metric(c.healthUrl, 'hookgate_reconcile_total', {
+        metricValue(c.healthUrl, 'hookgate_reconcile_total', {
           plugin: RECONCILE_PLUGIN,
           outcome: 'PERSISTED',
           result: 'done',

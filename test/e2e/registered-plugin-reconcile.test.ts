@@ -8,29 +8,24 @@
  * it has.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedis, startGateway, type GatewayProcess, type RedisHandle } from '@hookgate/devtools';
+import { deletePrefixedKeys, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { newRegistryClient } from '@hookgate/proto';
 import { SideEffectProducer, readRegisteredPlugins, reconcileQueueName } from '@hookgate/queue';
 import { DENIED_BY_HOOK, sampleJob } from '@hookgate/queue/testing';
 import { AdmissionClient } from '../src/admission-client.js';
 import { startController, type ControllerProcess } from '../src/controller-process.js';
-import { FakeApiServer } from '../src/fake-apiserver.js';
 import { gatewayConfigYaml } from '../src/gateway-config.js';
-import type { PluginProcess } from '../src/plugin-process.js';
+import { startReconcileEnvironment, type ReconcileEnvironment } from '../src/reconcile-environment.js';
 import {
   RECONCILE_HOOK,
   controllerConfig,
   jobView,
   podReview,
   reconcileCounts,
-  startReconcilePlugin,
   storePod,
 } from '../src/reconcile-pipeline.js';
 
@@ -59,11 +54,7 @@ const RESERVE = {
 };
 
 describe('a plugin registered at run time, reconciled by a controller configured with no plugins', () => {
-  let dir: string;
-  let redis: RedisHandle;
-  let redisClient: Redis;
-  let api: FakeApiServer;
-  let plugin: PluginProcess;
+  let env: ReconcileEnvironment;
   let gateway: GatewayProcess;
   let controller: ControllerProcess;
   let admission: AdmissionClient;
@@ -73,27 +64,20 @@ describe('a plugin registered at run time, reconciled by a controller configured
   const prefix = `{rt-plugins-${randomUUID().slice(0, 8)}}`;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hookgate-registered-reconcile-e2e-'));
-    api = await FakeApiServer.start();
-    const kubeconfig = await api.writeKubeconfig();
-    [redis, plugin] = await Promise.all([
-      ensureRedis(),
-      startReconcilePlugin(`unix://${join(dir, 'plugin.sock')}`, PLUGIN, join(dir, 'release')),
-    ]);
-    redisClient = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-    queue = new Queue(reconcileQueueName(PLUGIN), { connection: redisClient, prefix });
+    env = await startReconcileEnvironment({ name: 'registered-reconcile', plugin: PLUGIN });
+    queue = new Queue(reconcileQueueName(PLUGIN), { connection: env.redisClient, prefix });
     const config = gatewayConfigYaml([], {
-      extra: { ...RESERVE, redis: { url: redis.url, prefix, addTimeoutMs: 500 } },
+      extra: { ...RESERVE, redis: { url: env.redis.url, prefix, addTimeoutMs: 500 } },
     });
-    gateway = await startGateway({ config, stateDir: join(dir, 'state') });
+    gateway = await startGateway({ config, stateDir: join(env.dir, 'state') });
     admission = new AdmissionClient(gateway.admissionUrl);
     registry = newRegistryClient(`unix://${gateway.registrySocket}`, grpc.credentials.createInsecure());
     controller = await startController(
       controllerConfig({
-        redisUrl: redis.url,
+        redisUrl: env.redis.url,
         prefix,
         plugins: [],
-        kubeconfig,
+        kubeconfig: env.kubeconfig,
         extra: { registeredPlugins: { pollMs: 200 }, resync: { intervalMs: 0 } },
       }),
     );
@@ -104,16 +88,9 @@ describe('a plugin registered at run time, reconciled by a controller configured
     await admission?.close();
     await controller?.stop();
     await gateway?.stop();
-    await plugin?.stop();
     await queue?.close();
-    if (redisClient) {
-      const keys = await redisClient.keys(`${prefix}:*`);
-      if (keys.length > 0) await redisClient.del(...keys);
-      redisClient.disconnect();
-    }
-    await redis?.stop();
-    await api?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (env) await deletePrefixedKeys(env.redisClient, prefix);
+    await env?.stop();
   });
 
   // The request a later hook denied: NOT_PERSISTED without a read, once a worker takes the job.
@@ -128,7 +105,7 @@ describe('a plugin registered at run time, reconciled by a controller configured
 
   it('serves no plugin queue before the plugin registers: a job queued for it waits, no attempt used', async () => {
     expect(controller.logs.find((l) => l.msg?.startsWith('controller started'))?.['registeredPlugins']).toEqual([]);
-    producer = new SideEffectProducer({ redisUrl: redis.url, prefix });
+    producer = new SideEffectProducer({ redisUrl: env.redis.url, prefix });
     await expect.poll(() => producer.connectionStatus, { timeout: 5_000 }).toBe('ready');
     const job = sampleJob(
       {
@@ -149,8 +126,8 @@ describe('a plugin registered at run time, reconciled by a controller configured
     // Several of the controller's polls (every 200 ms) pass without a worker for the queue.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await queue.getWorkersCount()).toBe(0);
-    expect(await jobView(redisClient, prefix, PLUGIN, earlyJobId())).toMatchObject({ state: 'waiting' });
-    expect((await jobView(redisClient, prefix, PLUGIN, earlyJobId())).attemptsMade ?? 0).toBe(0);
+    expect(await jobView(env.redisClient, prefix, PLUGIN, earlyJobId())).toMatchObject({ state: 'waiting' });
+    expect((await jobView(env.redisClient, prefix, PLUGIN, earlyJobId())).attemptsMade ?? 0).toBe(0);
   });
 
   it('starts a worker once the plugin registers, and reconciles the side effect a review reported', async () => {
@@ -158,7 +135,7 @@ describe('a plugin registered at run time, reconciled by a controller configured
       registry.Register(
         {
           plugin: PLUGIN,
-          target: plugin.target,
+          target: env.reconcilePlugin.target,
           configurations: [Buffer.from(JSON.stringify(CONFIGURATION))],
           leaseSeconds: 60,
         },
@@ -170,14 +147,14 @@ describe('a plugin registered at run time, reconciled by a controller configured
 
     // The gateway published the plugin where controllers read it.
     await expect
-      .poll(async () => (await readRegisteredPlugins(redisClient, prefix)).sets.flatMap((s) => s.plugins), {
+      .poll(async () => (await readRegisteredPlugins(env.redisClient, prefix)).sets.flatMap((s) => s.plugins), {
         timeout: 10_000,
       })
-      .toEqual([expect.objectContaining({ name: PLUGIN, target: plugin.target })]);
+      .toEqual([expect.objectContaining({ name: PLUGIN, target: env.reconcilePlugin.target })]);
     const serving = await controller.waitForLog(
       (l) => l.msg === `serving registered plugin ${PLUGIN}: reconciling its queue`,
     );
-    expect(serving['target']).toBe(plugin.target);
+    expect(serving['target']).toBe(env.reconcilePlugin.target);
     await expect.poll(() => queue.getWorkersCount(), { timeout: 10_000 }).toBeGreaterThan(0);
 
     // The gateway serves the registered hook (its workers got the registry snapshot).
@@ -191,17 +168,21 @@ describe('a plugin registered at run time, reconciled by a controller configured
         { timeout: 10_000 },
       )
       .toBe(true);
-    storePod(api, review);
+    storePod(env.api, review);
 
     await expect
-      .poll(() => jobView(redisClient, prefix, PLUGIN, review.jobId(PLUGIN)), { timeout: 15_000 })
+      .poll(() => jobView(env.redisClient, prefix, PLUGIN, review.jobId(PLUGIN)), { timeout: 15_000 })
       .toMatchObject({ state: 'completed', returnvalue: { outcome: 'PERSISTED' } });
-    await expect.poll(() => reconcileCounts(plugin, review.uid).applied, { timeout: 5_000 }).toEqual(['PERSISTED']);
+    await expect
+      .poll(() => reconcileCounts(env.reconcilePlugin, review.uid).applied, { timeout: 5_000 })
+      .toEqual(['PERSISTED']);
     // The job that waited for the plugin is reconciled too.
     await expect
-      .poll(() => jobView(redisClient, prefix, PLUGIN, earlyJobId()), { timeout: 10_000 })
+      .poll(() => jobView(env.redisClient, prefix, PLUGIN, earlyJobId()), { timeout: 10_000 })
       .toMatchObject({ state: 'completed', returnvalue: { outcome: 'NOT_PERSISTED' } });
-    await expect.poll(() => reconcileCounts(plugin, earlyToken).applied, { timeout: 5_000 }).toEqual(['NOT_PERSISTED']);
+    await expect
+      .poll(() => reconcileCounts(env.reconcilePlugin, earlyToken).applied, { timeout: 5_000 })
+      .toEqual(['NOT_PERSISTED']);
   });
 
   it('stops the worker once the plugin is deregistered', async () => {
@@ -212,6 +193,6 @@ describe('a plugin registered at run time, reconciled by a controller configured
     );
     await controller.waitForLog((l) => (l.msg ?? '').startsWith(`stopped serving registered plugin ${PLUGIN}`));
     await expect.poll(() => queue.getWorkersCount(), { timeout: 10_000 }).toBe(0);
-    expect((await readRegisteredPlugins(redisClient, prefix)).sets.flatMap((s) => s.plugins)).toEqual([]);
+    expect((await readRegisteredPlugins(env.redisClient, prefix)).sets.flatMap((s) => s.plugins)).toEqual([]);
   });
 });

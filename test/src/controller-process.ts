@@ -1,7 +1,7 @@
 /**
  * The controller (apps/controller) as its own process, from the sources the way tools/dev runs it
  * (`node --conditions=development --import tsx apps/controller/src/main.ts --config <file>`): its
- * configuration written to a temp file, its JSON log lines collected, its health listener on an
+ * configuration written to a temp file, its JSON log lines collected (collectProcessLog), its health listener on an
  * ephemeral port read from the start line, stopped by pid (SIGTERM, then SIGKILL).
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { REPO_ROOT, type LogLine } from '@hookgate/devtools';
+import { REPO_ROOT, collectProcessLog, type LogLine } from '@hookgate/devtools';
 
 export interface ControllerProcess {
   readonly pid: number;
@@ -53,54 +53,11 @@ export async function startController(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const logs: LogLine[] = [];
-  let stderr = '';
-  const waiters = new Set<{ predicate: (l: LogLine) => boolean; resolve: (l: LogLine) => void }>();
-  let buffered = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const text = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      const line = parseLine(text);
-      logs.push(line);
-      for (const w of [...waiters]) {
-        if (w.predicate(line)) {
-          waiters.delete(w);
-          w.resolve(line);
-        }
-      }
-    }
-  });
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  const output = collectProcessLog(child, 'controller');
+  const { lines: logs, waitForLog } = output;
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const alive = () => child.exitCode === null && child.signalCode === null;
 
-  const waitForLog = (predicate: (l: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> => {
-    const seen = logs.find(predicate);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        reject(
-          new Error(
-            `controller log line not seen within ${timeoutMs} ms; stderr:\n${stderr}\nlast logs:\n${tail(logs)}`,
-          ),
-        );
-      }, timeoutMs);
-      const waiter = {
-        predicate,
-        resolve: (l: LogLine) => {
-          clearTimeout(timer);
-          resolve(l);
-        },
-      };
-      waiters.add(waiter);
-    });
-  };
   const stop = async () => {
     if (alive() && child.pid !== undefined) {
       process.kill(child.pid, 'SIGTERM');
@@ -115,7 +72,7 @@ export async function startController(
     const started = await Promise.race([
       waitForLog((l) => (l.msg ?? '').startsWith('controller started: reconciling side effects'), startTimeoutMs),
       exited.then((code) => {
-        throw new Error(`controller exited with ${code} before it started; stderr:\n${stderr}`);
+        throw new Error(`controller exited with ${code} before it started; ${output.describe()}`);
       }),
     ]);
     return {
@@ -133,22 +90,6 @@ export async function startController(
     await stop();
     throw error;
   }
-}
-
-function parseLine(text: string): LogLine {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as LogLine) : { msg: text };
-  } catch {
-    return { msg: text };
-  }
-}
-
-function tail(logs: LogLine[]): string {
-  return logs
-    .slice(-15)
-    .map((l) => JSON.stringify(l))
-    .join('\n');
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

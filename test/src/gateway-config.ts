@@ -41,3 +41,33 @@ export function webhookConfiguration(
     })),
   };
 }
+
+/** Rules matching CREATE of one core v1 resource: one gateway serves several scenarios, one resource each. */
+export const createRulesFor = (resource: string) => [
+  { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] },
+];
+
+/**
+ * The bridge hooks that fail, at `origin`'s test webhook server: a denial on secrets, and hooks that
+ * time out (1 s) under failurePolicy Fail on services and under Ignore on endpoints.
+ */
+export function failingBridgeHooks(origin: string): Record<string, unknown>[] {
+  const url = (behaviour: string) => ({ url: `${origin}/${behaviour}` });
+  return [
+    { name: 'deny.example.com', clientConfig: url('disallowReason'), rules: createRulesFor('secrets') },
+    {
+      name: 'hang-fail.example.com',
+      clientConfig: url('timeout'),
+      rules: createRulesFor('services'),
+      timeoutSeconds: 1,
+      failurePolicy: 'Fail',
+    },
+    {
+      name: 'hang-ignore.example.com',
+      clientConfig: url('timeout'),
+      rules: createRulesFor('endpoints'),
+      timeoutSeconds: 1,
+      failurePolicy: 'Ignore',
+    },
+  ];
+}

@@ -28,3 +28,14 @@ export function podCreateReview(overrides: Record<string, unknown> = {}, apiVers
   });
   return admissionReviewOf(request, apiVersion);
 }
+
+/** The same review for a CREATE of another core v1 resource (`kind` of `resource`); overrides as above. */
+export function createReviewOf(resource: string, kind: string, overrides: Record<string, unknown> = {}) {
+  return podCreateReview({
+    kind: { group: '', version: 'v1', kind },
+    resource: { group: '', version: 'v1', resource },
+    requestKind: undefined,
+    requestResource: undefined,
+    ...overrides,
+  });
+}

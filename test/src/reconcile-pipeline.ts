@@ -9,7 +9,9 @@ import type { Redis } from 'ioredis';
 import { computeJobId, jobKey, reconcileQueueName } from '@hookgate/queue';
 import type { FakeApiServer } from './fake-apiserver.js';
 import { startPlugin, type PluginProcess } from './plugin-process.js';
+import type { AdmissionReview } from '@hookgate/admission';
 import { wrapReview } from './admission-client.js';
+import { gatewayConfigYaml, webhookConfiguration } from './gateway-config.js';
 
 export const RECONCILE_HOOK = 'effect.reconcile.test';
 
@@ -81,6 +83,63 @@ export interface PodReview {
   jobId(plugin: string): string;
 }
 
+/**
+ * The reconcile tests' gateway configuration: the reconcile plugin's side-effecting hook (Fail) on
+ * Pod CREATEs in namespace default, its jobs on `redisUrl` under `prefix`, short Redis timings.
+ */
+export function reconcileGatewayConfig(options: {
+  readonly plugin: { readonly name: string; readonly target: string };
+  readonly redisUrl: string;
+  readonly prefix: string;
+  readonly workers?: number;
+}): string {
+  const { plugin, redisUrl, prefix } = options;
+  return gatewayConfigYaml(
+    [
+      webhookConfiguration('validating', 'reconcile-effects', [
+        {
+          name: RECONCILE_HOOK,
+          clientConfig: { plugin: plugin.name },
+          sideEffects: 'NoneOnDryRun',
+          failurePolicy: 'Fail',
+        },
+      ]),
+    ],
+    {
+      plugins: [plugin],
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
+      extra: { redis: { url: redisUrl, prefix, identityCheckSeconds: 1, addTimeoutMs: 500 } },
+    },
+  );
+}
+
+/** A CREATE by alice of `object` (a v1 `kind` of `group`, served as `resource`), in an AdmissionReview as the apiserver sends it. */
+export function createReviewBody(request: {
+  readonly uid: string;
+  readonly group: string;
+  readonly kind: string;
+  readonly resource: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly object: Record<string, unknown>;
+  readonly dryRun?: boolean;
+}): AdmissionReview {
+  const { uid, group, kind, resource, name, namespace, object } = request;
+  return wrapReview({
+    uid,
+    kind: { group, version: 'v1', kind },
+    resource: { group, version: 'v1', resource },
+    name,
+    namespace,
+    operation: 'CREATE',
+    userInfo: { username: 'alice', groups: ['system:authenticated'] },
+    object,
+    oldObject: null,
+    dryRun: request.dryRun ?? false,
+    options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
+  });
+}
+
 /** A validating Pod CREATE as the apiserver sends it after mutation: final name, and the uid it will be stored with. */
 export function podReview(namePrefix: string, namespace = 'default'): PodReview {
   const uid = randomUUID();
@@ -97,19 +156,7 @@ export function podReview(namePrefix: string, namespace = 'default'): PodReview 
     name,
     namespace,
     objectUid,
-    body: wrapReview({
-      uid,
-      kind: { group: '', version: 'v1', kind: 'Pod' },
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      name,
-      namespace,
-      operation: 'CREATE',
-      userInfo: { username: 'alice', groups: ['system:authenticated'] },
-      object,
-      oldObject: null,
-      dryRun: false,
-      options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
-    }),
+    body: createReviewBody({ uid, group: '', kind: 'Pod', resource: 'pods', name, namespace, object }),
     jobId: (plugin) =>
       computeJobId({
         plugin,

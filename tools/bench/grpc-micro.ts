@@ -22,6 +22,8 @@ import { definePlugin, servePlugin } from '@hookgate/plugin-sdk';
 import { pluginInvoker } from '@hookgate/gateway';
 import { createPluginClient, type PluginClient } from '@hookgate/plugin-client';
 import { processCpuMs } from './src/load/proc-cpu.js';
+import { podReviewRequest } from './src/micro/pod-request.js';
+import { medianOfRuns } from './src/stats.js';
 
 type ReceivedRequest = NonNullable<NonNullable<Parameters<typeof pluginInvoker>[1]>['received']>;
 
@@ -34,44 +36,6 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
   },
 });
-
-function podRequest(objectKb: number): AdmissionRequest {
-  const env = [];
-  for (let i = 0; JSON.stringify(env).length < objectKb * 1024 - 600; i++)
-    env.push({ name: `SETTING_${i}`, value: `value-${i}-${'x'.repeat(40)}` });
-  return {
-    uid: '3f2c1a9e-8e5b-4d8f-9a57-0b2d6f1c7e44',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    requestKind: { group: '', version: 'v1', kind: 'Pod' },
-    requestResource: { group: '', version: 'v1', resource: 'pods' },
-    name: 'web-0',
-    namespace: 'shop',
-    operation: 'CREATE',
-    userInfo: {
-      username: 'system:serviceaccount:kube-system:replicaset-controller',
-      groups: ['system:serviceaccounts', 'system:authenticated'],
-    },
-    object: {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web', tier: 'frontend' } },
-      spec: {
-        containers: [
-          {
-            name: 'web',
-            image: 'registry.example.com/shop/web:1.27.3',
-            env,
-            resources: { requests: { cpu: '100m', memory: '128Mi' } },
-          },
-        ],
-      },
-    },
-    oldObject: null,
-    dryRun: false,
-    options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
-  };
-}
 
 interface Scenario {
   readonly name: string;
@@ -95,7 +59,7 @@ async function runBenchmark(): Promise<void> {
   const calls = Number(args.calls);
   const concurrency = Number(args.concurrency);
   const runs = Number(args.runs);
-  const request = podRequest(Number(args['object-kb']));
+  const request = podReviewRequest(Number(args['object-kb']));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hookgate-bench-'));
   const socket = path.join(dir, 'bench.sock');
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', socket], {
@@ -127,7 +91,7 @@ async function runBenchmark(): Promise<void> {
       await measure(scenario, request, 2000, concurrency, child.pid ?? 0); // warm-up: JIT, channel, stream
       const samples: Result[] = [];
       for (let r = 0; r < runs; r++) samples.push(await measure(scenario, request, calls, concurrency, child.pid ?? 0));
-      results.set(scenario.name, medianOf(samples));
+      results.set(scenario.name, medianOfRuns(samples));
     }
     printTable(results);
     unary.close();
@@ -211,19 +175,6 @@ function patched(request: AdmissionRequest): AdmissionRequest['object'] {
   const object = structuredClone(request.object) as { metadata: { labels: Record<string, string> } };
   object.metadata.labels.team = 'core';
   return object as unknown as AdmissionRequest['object'];
-}
-
-function medianOf(samples: Result[]): Result {
-  const median = (pick: (r: Result) => number): number =>
-    samples.map(pick).sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-  return {
-    perSecond: median((r) => r.perSecond),
-    cpuMicrosPerCall: median((r) => r.cpuMicrosPerCall),
-    pluginCpuMicrosPerCall: median((r) => r.pluginCpuMicrosPerCall),
-    p50Ms: median((r) => r.p50Ms),
-    p99Ms: median((r) => r.p99Ms),
-    serialP50Ms: median((r) => r.serialP50Ms),
-  };
 }
 
 function printTable(results: Map<string, Result>): void {

@@ -26,6 +26,7 @@ import { stringify } from 'yaml';
 import { ensureRedis, freePort, startGateway, type GatewayProcess } from '@hookgate/devtools';
 import { definePlugin, servePlugin } from '@hookgate/plugin-sdk';
 import { childPids, processCpuMs } from './src/load/proc-cpu.js';
+import { medianOfRuns } from './src/stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
       await measure(name, gateway, namespace, 500); // warm-up
       const samples: Row[] = [];
       for (let r = 0; r < runs; r++) samples.push(await measure(name, gateway, namespace, reviews));
-      rows.push(median(samples));
+      rows.push(medianOfRuns(samples));
     }
     printTable(rows);
   } finally {
@@ -226,20 +227,6 @@ async function deletePrefix(url: string, prefix: string): Promise<void> {
     if (keys.length > 0) await client.del(...keys);
   } while (cursor !== '0');
   client.disconnect();
-}
-
-function median(rows: Row[]): Row {
-  const mid = (key: Exclude<keyof Row, 'name'>) =>
-    [...rows].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rows.length / 2)]!;
-  return {
-    name: rows[0]!.name,
-    p50Ms: mid('p50Ms'),
-    p99Ms: mid('p99Ms'),
-    perSecond: mid('perSecond'),
-    gatewayCpuMicros: mid('gatewayCpuMicros'),
-    primaryCpuMicros: mid('primaryCpuMicros'),
-    serialCpuMicros: mid('serialCpuMicros'),
-  };
 }
 
 function printTable(rows: readonly Row[]): void {

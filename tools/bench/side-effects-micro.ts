@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { ensureRedis } from '@hookgate/devtools';
 import { SideEffectProducer, buildSideEffectJob, type SideEffectJob } from '@hookgate/queue';
 import { Spool } from '@hookgate/spool';
+import { medianOfRuns } from './src/stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -208,9 +209,9 @@ async function runPrimary(): Promise<void> {
         );
         await flush(redis.url);
       }
-      rows.push(median(runs));
+      rows.push(medianOfRuns(runs));
     }
-    rows.push(median(await Promise.all([0, 1, 2].slice(0, RUNS).map(async (run) => measureSpool(run)))));
+    rows.push(medianOfRuns(await Promise.all([0, 1, 2].slice(0, RUNS).map(async (run) => measureSpool(run)))));
   } finally {
     worker.kill();
     await producer.close();
@@ -242,19 +243,6 @@ async function flush(redisUrl: string): Promise<void> {
   const keys = await client.keys(`${PREFIX}:*`);
   for (let i = 0; i < keys.length; i += 500) await client.del(...keys.slice(i, i + 500));
   await client.quit();
-}
-
-function median(rows: Row[]): Row {
-  const mid = <K extends keyof Row>(key: K) =>
-    [...rows].map((r) => r[key] as number).sort((a, b) => a - b)[Math.floor(rows.length / 2)]!;
-  return {
-    name: rows[0]!.name,
-    serialP50Ms: mid('serialP50Ms'),
-    serialP99Ms: mid('serialP99Ms'),
-    perSecond: mid('perSecond'),
-    workerCpuMicros: mid('workerCpuMicros'),
-    primaryCpuMicros: mid('primaryCpuMicros'),
-  };
 }
 
 function printTable(rows: readonly Row[]): void {

@@ -9,11 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { Queue, type Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
-import { createLogger, createMetricsRegistry } from '@hookgate/observability';
+import { capturedLogger, ensureRedis, type RedisHandle } from '@hookgate/devtools';
+import { createMetricsRegistry } from '@hookgate/observability';
 import { definePlugin, servePlugin, type PluginServer, type ReconcileRequest } from '@hookgate/plugin-sdk';
 import { tempDir, type TempDir } from '@hookgate/plugin-sdk/testing';
 import { SideEffectProducer, reconcileQueueName, type SideEffectJob } from '@hookgate/queue';
@@ -105,15 +104,7 @@ async function start(
 ): Promise<Harness> {
   const prefix = options.prefix ?? `{hgtest-${randomUUID().slice(0, 8)}}`;
   const config = controllerConfig(prefix, options.target ?? server.target, overrides);
-  const logs: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  const logger = createLogger({ component: 'controller', level: 'debug', destination });
+  const { logger, logs } = capturedLogger('controller');
   const controller = await buildController(config, { logger, registry: createMetricsRegistry() });
   const producer = new SideEffectProducer({ redisUrl: redis.url, prefix, attempts: options.attempts ?? 3 });
   const queue = new Queue(reconcileQueueName(PLUGIN), { connection: { url: redis.url }, prefix });

@@ -3,11 +3,9 @@
  * with readRegisteredPlugins and turned into start/stop calls, recorded here.
  */
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
-import { createLogger } from '@hookgate/observability';
+import { capturedLogger, connectRedis, deletePrefixedKeys, type RedisWithClient } from '@hookgate/devtools';
 import {
   publishRegisteredPlugins,
   readRegisteredPlugins,
@@ -17,16 +15,13 @@ import {
 import type { ControllerPlugin } from './config.js';
 import { watchRegisteredPlugins, type RegisteredPluginsWatcher } from './registered-plugins-watcher.js';
 
-let redis: RedisHandle;
+let redis: RedisWithClient;
 let client: Redis;
 beforeAll(async () => {
-  redis = await ensureRedis();
-  client = new Redis(redis.url);
+  redis = await connectRedis();
+  client = redis.client;
 });
-afterAll(async () => {
-  await client.quit();
-  await redis.stop();
-});
+afterAll(() => redis.close());
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -36,18 +31,8 @@ const POLL_MS = 50;
 
 async function start(options: { staticPlugins?: ControllerPlugin[]; failStart?: string } = {}) {
   const prefix = `{hg-watch-${randomUUID().slice(0, 8)}}`;
-  cleanups.push(async () => {
-    const keys = await client.keys(`${prefix}:*`);
-    if (keys.length > 0) await client.del(...keys);
-  });
-  const logs: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  cleanups.push(() => deletePrefixedKeys(client, prefix));
+  const { logger, logs } = capturedLogger('controller');
   const calls: string[] = [];
   let readable = true;
   const watcher: RegisteredPluginsWatcher = await watchRegisteredPlugins({
@@ -55,7 +40,7 @@ async function start(options: { staticPlugins?: ControllerPlugin[]; failStart?: 
       readable ? readRegisteredPlugins(client, prefix) : Promise.reject(new Error('Redis did not answer in time')),
     staticPlugins: options.staticPlugins ?? [],
     pollMs: POLL_MS,
-    logger: createLogger({ component: 'controller', level: 'debug', destination }),
+    logger,
     start: async (plugin) => {
       if (plugin.name === options.failStart) throw new Error('bad target');
       calls.push(`start ${plugin.name} ${plugin.target}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { parseRunId, readRedisRunId } from './redis-identity.js';
-import { ensureRedis, type RedisHandle } from '@hookgate/devtools';
+import { connectRedis, type RedisWithClient } from '@hookgate/devtools';
 
 describe('parseRunId', () => {
   it.each([
@@ -27,16 +27,13 @@ describe('parseRunId', () => {
 });
 
 describe('readRedisRunId against Redis', () => {
-  let redis: RedisHandle;
+  let redis: RedisWithClient;
   let client: Redis;
   beforeAll(async () => {
-    redis = await ensureRedis();
-    client = new Redis(redis.url);
+    redis = await connectRedis();
+    client = redis.client;
   });
-  afterAll(async () => {
-    await client.quit();
-    await redis.stop();
-  });
+  afterAll(() => redis.close());
 
   it('reads a 40-hex run_id, the same on every read while Redis runs', async () => {
     const first = await readRedisRunId(client);

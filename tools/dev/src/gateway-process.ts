@@ -4,20 +4,15 @@
  * in its "hookgate serving" log line (ports given up front are used as they are); the harness waits
  * for /readyz and stops the process by pid (SIGTERM, then SIGKILL). The one gateway launcher.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collectProcessLog, type LogLine } from './process-log.js';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 export const CLI_BIN = join(REPO_ROOT, 'apps/cli/bin/hookgate.mjs');
-
-export interface LogLine {
-  readonly level?: string;
-  readonly msg?: string;
-  readonly [field: string]: unknown;
-}
 
 export interface GatewayProcess {
   readonly pid: number;
@@ -106,46 +101,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     env: { ...process.env, HOOKGATE_LOG_LEVEL: 'debug', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const logs: LogLine[] = [];
-  const stderr: string[] = [];
-  const waiters = new Set<{ predicate: (l: LogLine) => boolean; resolve: (l: LogLine) => void }>();
-  collectLines(child, 'stdout', (text) => {
-    const line = parseLogLine(text);
-    logs.push(line);
-    for (const w of [...waiters]) {
-      if (w.predicate(line)) {
-        waiters.delete(w);
-        w.resolve(line);
-      }
-    }
-  });
-  collectLines(child, 'stderr', (text) => stderr.push(text));
+  const output = collectProcessLog(child, 'gateway');
+  const { lines: logs, stderr, waitForLog } = output;
   // 'close', not 'exit': every line the process wrote has been read by then.
   const exited = new Promise<number | null>((resolveExit) =>
     child.once('close', (code, signal) => resolveExit(code ?? (signal ? 128 : null))),
   );
-
-  const waitForLog = (predicate: (l: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> => {
-    const seen = logs.find(predicate);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolveLine, reject) => {
-      const waiter = { predicate, resolve: resolveLine };
-      waiters.add(waiter);
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        reject(
-          new Error(
-            `gateway log line not seen within ${timeoutMs} ms; stderr:\n${stderr.join('\n')}\nlast logs:\n${tail(logs)}`,
-          ),
-        );
-      }, timeoutMs);
-      const resolveOriginal = waiter.resolve;
-      waiter.resolve = (l) => {
-        clearTimeout(timer);
-        resolveOriginal(l);
-      };
-    });
-  };
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
@@ -158,9 +119,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
 
   const exitedEarly = (what: string) =>
     exited.then((code) => {
-      throw new Error(
-        `gateway exited with ${code} before ${what}; stderr:\n${stderr.join('\n')}\nlogs:\n${tail(logs)}`,
-      );
+      throw new Error(`gateway exited with ${code} before ${what}; ${output.describe()}`);
     });
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   let urls: { admissionUrl: string; metricsUrl: string };
@@ -218,36 +177,6 @@ async function waitForReady(metricsUrl: string, timeoutMs: number): Promise<void
     await sleep(50);
   }
   throw new Error(`gateway /readyz did not answer 200 within ${timeoutMs} ms`);
-}
-
-function collectLines(child: ChildProcess, stream: 'stdout' | 'stderr', onLine: (line: string) => void): void {
-  let buffered = '';
-  child[stream]?.setEncoding('utf8');
-  child[stream]?.on('data', (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line.trim() !== '') onLine(line);
-    }
-  });
-}
-
-function parseLogLine(text: string): LogLine {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as LogLine) : { msg: text };
-  } catch {
-    return { msg: text };
-  }
-}
-
-function tail(logs: LogLine[]): string {
-  return logs
-    .slice(-15)
-    .map((l) => JSON.stringify(l))
-    .join('\n');
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,8 @@
 /** Development and test tooling shared by the e2e tests, the local stack and the benchmarks. */
 export { ensureRedis, startRedisServer, type RedisHandle } from './redis.js';
+export { connectRedis, deletePrefixedKeys, type RedisWithClient } from './redis-client.js';
 export { freePort } from './free-port.js';
+export { capturedLogger, type CapturedLogger } from './captured-logger.js';
 export {
   CLI_BIN,
   REPO_ROOT,
@@ -10,9 +12,9 @@ export {
   rewriteConfig,
   startGateway,
   type GatewayProcess,
-  type LogLine,
   type StartGatewayOptions,
 } from './gateway-process.js';
+export { collectProcessLog, type LogLine, type ProcessLog } from './process-log.js';
 export {
   installProductionDependencies,
   writeProductionLayout,

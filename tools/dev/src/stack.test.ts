@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './free-port.js';
-import { REPO_ROOT, type LogLine } from './gateway-process.js';
+import { REPO_ROOT } from './gateway-process.js';
+import type { LogLine } from './process-log.js';
 import { restartDelayMs } from './supervised-process.js';
 
 describe('restartDelayMs', () => {

@@ -1,6 +1,6 @@
 /** `hookgate break-glass`: writes or removes <stateDir>/break-glass, which the running gateway follows. */
 import { readBreakGlass, switchBreakGlassOff, switchBreakGlassOn } from '@hookgate/gateway/break-glass';
-import { resolveStateDir, type StateDirFlags } from './state-dir.js';
+import { stateDirOrReport, type StateDirFlags } from './state-dir.js';
 
 export interface BreakGlassFlags extends StateDirFlags {
   reason: string;
@@ -12,22 +12,19 @@ export async function breakGlassCommand(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  const dir = await resolveStateDir(flags);
-  if (!dir.ok) {
-    for (const p of dir.problems) err.write(`${p}\n`);
-    return 1;
-  }
+  const dir = await stateDirOrReport(flags, err);
+  if (dir === undefined) return 1;
   try {
     if (action === 'on') {
-      const state = await switchBreakGlassOn(dir.dir, flags.reason);
+      const state = await switchBreakGlassOn(dir, flags.reason);
       out.write(
         `break glass ON since ${state.since}: every hook on this node fails open (failurePolicy Ignore); denials still deny. Undo with \`hookgate break-glass off\`.\n`,
       );
     } else if (action === 'off') {
-      const was = await switchBreakGlassOff(dir.dir);
+      const was = await switchBreakGlassOff(dir);
       out.write(was ? 'break glass off: the configured failure policies apply again.\n' : 'break glass was not on.\n');
     } else {
-      const state = await readBreakGlass(dir.dir);
+      const state = await readBreakGlass(dir);
       out.write(
         state === undefined
           ? 'break glass is off\n'

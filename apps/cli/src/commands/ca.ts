@@ -9,7 +9,7 @@ import {
   promoteNextCa,
   type CaSummary,
 } from '@hookgate/gateway/tls';
-import { resolveStateDir, type StateDirFlags } from './state-dir.js';
+import { stateDirOrReport, type StateDirFlags } from './state-dir.js';
 
 export interface CaFlags extends StateDirFlags {
   next?: boolean;
@@ -26,38 +26,35 @@ export async function caCommand(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  const dir = await resolveStateDir(flags);
-  if (!dir.ok) {
-    for (const p of dir.problems) err.write(`${p}\n`);
-    return 1;
-  }
+  const dir = await stateDirOrReport(flags, err);
+  if (dir === undefined) return 1;
   const slot = flags.next ? 'next' : 'current';
   const which = flags.next ? 'next CA' : 'CA';
   try {
     switch (action) {
       case 'create': {
-        const ca = await createCa(dir.dir, { slot, force: flags.force ?? false });
+        const ca = await createCa(dir, { slot, force: flags.force ?? false });
         err.write(`created the ${which}: ${describe(ca)}${flags.next ? `; ${BUNDLE_HINT} (both CAs)` : ''}\n`);
         return 0;
       }
       case 'export':
-        out.write(await exportCa(dir.dir, slot));
+        out.write(await exportCa(dir, slot));
         return 0;
       case 'import': {
         const pem = file === '-' ? await readStdin() : await readFile(file!, 'utf8');
-        const ca = await importCa(dir.dir, pem, { slot, force: flags.force ?? false });
+        const ca = await importCa(dir, pem, { slot, force: flags.force ?? false });
         err.write(`imported the ${which}: ${describe(ca)}\n`);
         return 0;
       }
       case 'promote': {
-        const { current, previous } = await promoteNextCa(dir.dir);
+        const { current, previous } = await promoteNextCa(dir);
         err.write(
           `the CA is now ${describe(current)}${previous ? `; ${describe(previous)} stays trusted until \`hookgate ca drop-previous\`` : ''}\n`,
         );
         return 0;
       }
       case 'drop-previous': {
-        const had = await dropPreviousCa(dir.dir);
+        const had = await dropPreviousCa(dir);
         err.write(had ? `the previous CA is no longer trusted; ${BUNDLE_HINT}\n` : 'there was no previous CA\n');
         return 0;
       }

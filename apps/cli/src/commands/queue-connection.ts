@@ -77,6 +77,28 @@ export async function openQueues(
   };
 }
 
+/** Whether --output is text or json; if not, says so to `err` as `hookgate queue <command>: ...` (exit 2). */
+export function checkOutputFlag(command: string, output: string, err: NodeJS.WritableStream): boolean {
+  if (output === 'text' || output === 'json') return true;
+  err.write(`hookgate queue ${command}: --output ${JSON.stringify(output)}: must be text or json\n`);
+  return false;
+}
+
+/** openQueues, or undefined after writing why not to `err` as `hookgate queue <command>: ...` (exit 1). */
+export async function openQueuesOrReport(
+  command: string,
+  flags: QueueConnectionFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  err: NodeJS.WritableStream,
+): Promise<QueueConnection | undefined> {
+  try {
+    return await openQueues(flags, env);
+  } catch (error) {
+    err.write(`hookgate queue ${command}: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
 /** Every plugin with a reconcile queue under the prefix (any key of it: jobs, meta, schedulers). */
 async function discoverPlugins(redis: Redis, prefix: string): Promise<string[]> {
   const found = new Set<string>();

@@ -4,7 +4,7 @@
  * (its progress: the outcome read from the cluster) is kept, so a retry calls Reconcile again.
  */
 import type { Queue } from 'bullmq';
-import { openQueues, type QueueConnectionFlags } from './queue-connection.js';
+import { checkOutputFlag, openQueuesOrReport, type QueueConnectionFlags } from './queue-connection.js';
 
 export interface QueueRetryFlags extends QueueConnectionFlags {
   readonly all?: boolean;
@@ -21,10 +21,7 @@ export async function queueRetryCommand(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  if (flags.output !== 'text' && flags.output !== 'json') {
-    err.write(`hookgate queue retry: --output ${JSON.stringify(flags.output)}: must be text or json\n`);
-    return 2;
-  }
+  if (!checkOutputFlag('retry', flags.output, err)) return 2;
   const chosen = (flags.plugin?.length ?? 0) > 0;
   if (chosen === (flags.all === true)) {
     err.write('hookgate queue retry: name the queues: --plugin NAME (repeatable) or --all\n');
@@ -34,13 +31,8 @@ export async function queueRetryCommand(
     err.write('hookgate queue retry: --job needs exactly one --plugin\n');
     return 2;
   }
-  let connection;
-  try {
-    connection = await openQueues(flags, env);
-  } catch (error) {
-    err.write(`hookgate queue retry: ${(error as Error).message}\n`);
-    return 1;
-  }
+  const connection = await openQueuesOrReport('retry', flags, env, err);
+  if (connection === undefined) return 1;
   try {
     const retried: { plugin: string; retried: number }[] = [];
     for (const [plugin, queue] of connection.queues) {

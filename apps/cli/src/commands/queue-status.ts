@@ -3,7 +3,7 @@
  * spool when its metrics are given (the spool is the gateway's own: not in Redis).
  */
 import { RESYNC_SCHEDULER_ID } from '@hookgate/queue';
-import { openQueues, type QueueConnectionFlags } from './queue-connection.js';
+import { checkOutputFlag, openQueuesOrReport, type QueueConnectionFlags } from './queue-connection.js';
 
 export interface QueueStatusFlags extends QueueConnectionFlags {
   readonly output: string;
@@ -50,17 +50,9 @@ export async function queueStatusCommand(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  if (flags.output !== 'text' && flags.output !== 'json') {
-    err.write(`hookgate queue status: --output ${JSON.stringify(flags.output)}: must be text or json\n`);
-    return 2;
-  }
-  let connection;
-  try {
-    connection = await openQueues(flags, env);
-  } catch (error) {
-    err.write(`hookgate queue status: ${(error as Error).message}\n`);
-    return 1;
-  }
+  if (!checkOutputFlag('status', flags.output, err)) return 2;
+  const connection = await openQueuesOrReport('status', flags, env, err);
+  if (connection === undefined) return 1;
   try {
     const queues: PluginQueueStatus[] = [];
     for (const [plugin, queue] of connection.queues) {

@@ -7,7 +7,7 @@ export interface StateDirFlags {
 }
 
 /** The directory, or the problems to print (exit 1). */
-export async function resolveStateDir(
+async function resolveStateDir(
   flags: StateDirFlags,
 ): Promise<{ ok: true; dir: string } | { ok: false; problems: string[] }> {
   if (flags.stateDir !== undefined) return { ok: true, dir: flags.stateDir };
@@ -16,4 +16,12 @@ export async function resolveStateDir(
   const loaded = await loadConfiguration(flags.config);
   if (!loaded.ok) return { ok: false, problems: loaded.error.map(formatConfigError) };
   return { ok: true, dir: loaded.value.gateway.stateDir };
+}
+
+/** The directory, or undefined after writing the problems to `err` (the command exits 1). */
+export async function stateDirOrReport(flags: StateDirFlags, err: NodeJS.WritableStream): Promise<string | undefined> {
+  const resolved = await resolveStateDir(flags);
+  if (resolved.ok) return resolved.dir;
+  for (const p of resolved.problems) err.write(`${p}\n`);
+  return undefined;
 }

@@ -22,6 +22,7 @@ import { pluginTransport } from '@hookgate/gateway';
 import { createPluginClient, type PluginClient } from '@hookgate/plugin-client';
 import { processCpuMs } from '../load/proc-cpu.js';
 import { podReviewRequest } from './pod-request.js';
+import { medianOfRuns } from '../stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -99,7 +100,7 @@ async function runBenchmark(): Promise<void> {
     for (let r = 0; r < runs; r++)
       for (const s of setups)
         samples.get(s.name)!.push(await measure(s.client, s.pid, request, body, reviews, concurrency));
-    const rows = [...samples].map(([name, results]) => ({ name, ...medianOf(results) }));
+    const rows = [...samples].map(([name, results]) => ({ name, ...medianOfRuns(results) }));
     const base = rows[0]!;
     console.table(
       rows.map((r) => ({
@@ -192,17 +193,6 @@ async function measure(
     gatewayMicrosPerReview: (cpu.user + cpu.system) / reviews,
     pluginMicrosPerReview: (pluginMs * 1000) / reviews,
     serialP50Ms: serial[Math.floor(serial.length / 2)]!,
-  };
-}
-
-function medianOf(samples: Result[]): Result {
-  const median = (pick: (r: Result) => number): number =>
-    samples.map(pick).sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-  return {
-    perSecond: median((r) => r.perSecond),
-    gatewayMicrosPerReview: median((r) => r.gatewayMicrosPerReview),
-    pluginMicrosPerReview: median((r) => r.pluginMicrosPerReview),
-    serialP50Ms: median((r) => r.serialP50Ms),
   };
 }
 
