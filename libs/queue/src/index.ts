@@ -12,17 +12,8 @@
  * The controller's reader of the cluster is its own entry point, `@hookgate/queue/kubernetes`
  * (client-node is slow to load; the gateway never needs it).
  */
-export * from './job-schema.js';
-export { decodeJob, describeJobFieldError, type DecodeJobResult, type JobFieldError } from './decode-job.js';
-export {
-  buildSideEffectJob,
-  decisionFromOutcome,
-  decodeEffectPayload,
-  summarizeAdmission,
-  type ReportedEffect,
-  type SideEffectJobInput,
-} from './build-job.js';
-export { computeJobId, jobIdOf, JOB_ID_PREFIX, type JobIdentity } from './job-id.js';
+// The schema, builder, decoder and ids (also `@hookgate/queue/jobs`, without BullMQ).
+export * from './jobs.js';
 export {
   DEFAULT_QUEUE_PREFIX,
   JOB_NAMES,

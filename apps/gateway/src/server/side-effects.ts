@@ -21,7 +21,7 @@ import {
   type AdmissionSummary,
   type GatewayDecision,
   type SideEffectJob,
-} from '@hookgate/queue';
+} from '@hookgate/queue/jobs';
 import type { RecordJobs } from '../queue/job-channel.js';
 import type { UnrecordedCounter } from '../queue/queue-metrics.js';
 
