@@ -101,19 +101,24 @@ export class CaseCleanups {
 
   /** The gateway as its own process on `config` (and a state directory of the caller's), with a client. */
   async gateway(config: string, stateDir?: string): Promise<{ gateway: GatewayProcess; client: AdmissionClient }> {
-    const started = await startGateway({ config, ...(stateDir ? { stateDir } : {}) });
-    const client = new AdmissionClient(started.admissionUrl);
+    const starting = startGateway({ config, ...(stateDir ? { stateDir } : {}) });
+    const opened: { client?: AdmissionClient } = {};
+    // Registered before the start resolves: when a case fails meanwhile (a process started beside it
+    // in Promise.all did not start), its cleanup still waits for this one and stops it.
     this.push(async () => {
-      await client.close();
-      await started.stop();
+      await opened.client?.close();
+      await (await starting.catch(() => undefined))?.stop();
     });
+    const started = await starting;
+    const client = new AdmissionClient(started.admissionUrl);
+    opened.client = client;
     return { gateway: started, client };
   }
 
   async controller(config: Record<string, unknown>): Promise<ControllerProcess> {
-    const started = await startController(config);
-    this.push(() => started.stop());
-    return started;
+    const starting = startController(config);
+    this.push(async () => (await starting.catch(() => undefined))?.stop());
+    return starting;
   }
 }
 
