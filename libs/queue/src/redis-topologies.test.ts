@@ -69,9 +69,9 @@ describe('on Redis Cluster', () => {
   it('publishes and reads the registered plugins (MULTI and MGET in the prefix slot)', async () => {
     const prefix = '{hg-registry}';
     const set = { schema: 1 as const, gateway: 'gw-1', generation: 1, publishedAt: 1, plugins: [] };
-    await publishRegisteredPlugins(client as Redis, prefix, set, 10_000);
-    await publishRegisteredPlugins(client as Redis, prefix, { ...set, gateway: 'gw-2' }, 10_000);
-    const read = await readRegisteredPlugins(client as Redis, prefix);
+    await publishRegisteredPlugins(client, prefix, set, 10_000);
+    await publishRegisteredPlugins(client, prefix, { ...set, gateway: 'gw-2' }, 10_000);
+    const read = await readRegisteredPlugins(client, prefix);
     expect(read.sets.map((s) => s.gateway)).toEqual(['gw-1', 'gw-2']);
   });
 

@@ -153,7 +153,7 @@ export function requireRedisUrl(url: string, field = 'redisUrl'): RedisConnectio
 /** The URL as given, with its passwords (userinfo, sentinelPassword) replaced by `***`; works on unparsable ones too. */
 export function redactRedisUrl(url: string): string {
   return url
-    .replace(/^([^:/?#]*:\/\/[^:@/?#]*:)[^/?#]*@/, (_, head: string) => `${head}***@`)
+    .replace(/^((?:[^:/?#]*:\/\/)?[^:@/?#]*:)[^/?#]*@/, (_, head: string) => `${head}***@`)
     .replace(/([?&]sentinelPassword=)[^&#]*/gi, (_, head: string) => `${head}***`);
 }
 
