@@ -106,6 +106,7 @@ describe('redactRedisUrl', () => {
     ['rediss://user:secret@redis.example:6380', 'rediss://user:***@redis.example:6380'],
     ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
     ['redis+sentinel://u:a@b@s1/m?sentinelPassword=x&y=1', 'redis+sentinel://u:***@s1/m?sentinelPassword=***&y=1'],
+    ['redis://secret@h:6379', 'redis://***@h:6379'],
     ['not a url', 'not a url'],
     ['user:secret@host:6379', 'user:***@host:6379'],
   ])('%s', (url, want) => expect(redactRedisUrl(url)).toBe(want));

@@ -152,9 +152,13 @@ export function requireRedisUrl(url: string, field = 'redisUrl'): RedisConnectio
 
 /** The URL as given, with its passwords (userinfo, sentinelPassword) replaced by `***`; works on unparsable ones too. */
 export function redactRedisUrl(url: string): string {
-  return url
-    .replace(/^((?:[^:/?#]*:\/\/)?[^:@/?#]*:)[^/?#]*@/, (_, head: string) => `${head}***@`)
-    .replace(/([?&]sentinelPassword=)[^&#]*/gi, (_, head: string) => `${head}***`);
+  return (
+    url
+      .replace(/^((?:[^:/?#]*:\/\/)?[^:@/?#]*:)[^/?#]*@/, (_, head: string) => `${head}***@`)
+      // A lone userinfo is the password (parseUserinfo).
+      .replace(/^([^:/?#]*:\/\/)[^:@/?#]+@/, (_, head: string) => `${head}***@`)
+      .replace(/([?&]sentinelPassword=)[^&#]*/gi, (_, head: string) => `${head}***`)
+  );
 }
 
 /** Whether a key prefix holds a Redis Cluster hash tag (`{...}`, non-empty). */
