@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { readControllerConfig } from '@hookgate/controller';
 import { formatConfigError, loadConfiguration } from '@hookgate/config';
 import { REPO_ROOT } from '@hookgate/devtools';
+import { clusterPrefixProblem, parseRedisUrl } from '@hookgate/queue/redis-url';
 import { tempDir } from '@hookgate/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -31,8 +32,13 @@ interface PodLike {
   };
 }
 const KUSTOMIZE = createRequire(import.meta.url).resolve('kustomize/run.js');
+/** The overlays of the base, one per Redis topology (redis-standalone, redis-sentinel, redis-cluster). */
+const OVERLAYS = (await readdir(join(DEPLOY, 'overlays'), { withFileTypes: true }))
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
 /** Every kustomization applied to a cluster or copied to a node, except deploy/webhooks (generated input). */
-const KUSTOMIZATIONS = ['node', 'base', 'overlays/redis-standalone'];
+const KUSTOMIZATIONS = ['node', 'base', ...OVERLAYS.map((overlay) => `overlays/${overlay}`)];
 
 function kustomizeBuild(dir: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
@@ -176,6 +182,31 @@ patches:
     });
     expect(result.ok ? [] : result.errors).toEqual([]);
   });
+
+  it('has an overlay for each Redis topology', () => {
+    expect(OVERLAYS).toEqual(expect.arrayContaining(['redis-cluster', 'redis-sentinel', 'redis-standalone']));
+  });
+
+  for (const overlay of OVERLAYS) {
+    it(`deploy/overlays/${overlay}: its Redis URL suits the controller and the ledger configurations it mounts`, async () => {
+      const objects = parseAllDocuments(await kustomizeBuild(join(DEPLOY, 'overlays', overlay))).map(
+        (doc) => doc.toJS() as { kind: string; metadata: { name: string }; data?: Record<string, string> },
+      );
+      const named = (kind: string, name: string) =>
+        objects.find((o) => o.kind === kind && o.metadata.name.startsWith(`${name}-`))?.data ?? {};
+      const url = Buffer.from(named('Secret', 'hookgate-redis')['url'] ?? '', 'base64').toString('utf8');
+      const parsed = parseRedisUrl(url);
+      expect(parsed.ok ? parsed.spec.topology : parsed.problem).toBe(overlay.replace(/^redis-/, ''));
+      const controller = readControllerConfig(parse(named('ConfigMap', 'hookgate-controller')['controller.yaml']!), {
+        configDir: '/etc/hookgate',
+        env: { REDIS_URL: url },
+      });
+      expect(controller.ok ? [] : controller.errors).toEqual([]);
+      // The ledger's claim script touches several keys: on Cluster its keyPrefix needs a hash tag.
+      const ledger = parse(named('ConfigMap', 'hookgate-plugins')['ledger.yaml']!) as { keyPrefix: string };
+      expect(parsed.ok && clusterPrefixProblem(parsed.spec, ledger.keyPrefix)).toBeUndefined();
+    });
+  }
 
   it('every manifest file under deploy/base and deploy/node is part of a kustomization', async () => {
     const referenced = new Set<string>();

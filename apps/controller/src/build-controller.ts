@@ -16,7 +16,6 @@
  */
 import { loadPluginTls } from '@hookgate/config';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { loadKubeConfig } from '@hookgate/kubernetes';
 import {
@@ -31,7 +30,9 @@ import { createPluginClient, type PluginClient, type PluginTls } from '@hookgate
 import { startDashboard, type Dashboard } from './dashboard.js';
 import { isResyncJob, runResyncJob, upsertResyncScheduler } from './resync-job.js';
 import {
+  REDIS_CLIENT_BEHAVIOUR,
   buildBackoffStrategy,
+  createRedisClient,
   pluginClientReconciler,
   unknownPluginOutcome,
   processJob,
@@ -39,6 +40,7 @@ import {
   reconcileQueueName,
   redactRedisUrl,
   type ProcessJobDeps,
+  type RedisClient,
   type ResyncResult,
   type ReadObject,
 } from '@hookgate/queue';
@@ -97,10 +99,10 @@ export async function buildController(config: ControllerConfig, options: Control
     unavailableDelayMs: config.unavailableDelayMs,
   };
 
-  const connections = new Set<Redis>();
-  const connect = (role: string): Redis => {
+  const connections = new Set<RedisClient>();
+  const connect = (role: string): RedisClient => {
     // Workers need maxRetriesPerRequest null: their blocking commands must wait out a Redis outage.
-    const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
+    const connection = createRedisClient(config.redis.url, REDIS_CLIENT_BEHAVIOUR.worker(), 'redis.url');
     // Once per outage, not once per reconnect attempt; /readyz says not ready meanwhile.
     let down = false;
     const redis = redactRedisUrl(config.redis.url);
@@ -367,7 +369,7 @@ interface ServedPlugin {
   readonly worker: Worker;
   readonly events: QueueEvents;
   /** The worker's and the events listener's own connections (the queue shares one). */
-  readonly connections: readonly Redis[];
+  readonly connections: readonly RedisClient[];
   readonly probe: QueueProbe;
 }
 

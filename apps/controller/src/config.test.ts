@@ -166,7 +166,20 @@ describe('readControllerConfig', () => {
       name: 'a bad REDIS_URL',
       document: minimal,
       env: { REDIS_URL: 'localhost:6379' },
-      errors: ['REDIS_URL (environment): must be a redis:// or rediss:// URL'],
+      errors: ['REDIS_URL (environment): Invalid value: "localhost:6379": must be a URL of one of the forms'],
+    },
+    {
+      name: 'a Sentinel REDIS_URL without the master name, password hidden',
+      document: minimal,
+      env: { REDIS_URL: 'redis+sentinel://:secret@s1:26379,s2:26379' },
+      errors: [
+        'REDIS_URL (environment): Invalid value: "redis+sentinel://:***@s1:26379,s2:26379": must name the master after the hosts',
+      ],
+    },
+    {
+      name: 'a Cluster URL with a prefix without a hash tag',
+      document: { ...minimal, redis: { url: 'redis+cluster://n1:6379,n2:6379', prefix: 'hookgate' } },
+      errors: ['redis.prefix: Invalid value: "hookgate": has no {hash tag}, which Redis Cluster needs'],
     },
     {
       name: 'a kubeconfig path with mode inCluster, and an unknown mode',

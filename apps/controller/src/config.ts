@@ -3,7 +3,7 @@
  * field path (the shared FieldReader, as the gateway and the plugins read theirs). Unknown fields
  * are errors: a misspelt one would otherwise fall back to its default without a word.
  *
- *   redis: { url: redis://127.0.0.1:6379, prefix: "{hookgate}" }
+ *   redis: { url: redis://127.0.0.1:6379, prefix: "{hookgate}" }   # or redis+sentinel://, redis+cluster://
  *   plugins:
  *     - { name: ledger, target: unix:///run/hookgate/ledger.sock }
  *   kubernetes: { mode: inCluster }            # or { mode: kubeconfig, kubeconfig: ~/.kube/config }
@@ -17,6 +17,7 @@ import { FieldReader, formatFieldError } from '@hookgate/admission';
 import { readPluginList, type PluginConfiguration, type PluginTls } from '@hookgate/config';
 import { LOG_LEVELS, type LogLevel } from '@hookgate/observability';
 import { DEFAULT_QUEUE_PREFIX, validateQueuePrefix } from '@hookgate/queue';
+import { clusterPrefixProblem, parseRedisUrl, redactRedisUrl } from '@hookgate/queue/redis-url';
 
 /** A plugin whose queue this controller serves: name, target and TLS as the gateway reads them. */
 export type ControllerPlugin = PluginConfiguration;
@@ -103,7 +104,6 @@ export interface ConfigEnvironment {
 export type ConfigResult =
   { readonly ok: true; readonly config: ControllerConfig } | { readonly ok: false; readonly errors: string[] };
 
-const REDIS_URL = /^rediss?:\/\/\S+$/;
 const MS = (max: number) => ({ min: 1, max });
 const DAY_MS = 86_400_000;
 
@@ -117,12 +117,16 @@ export function readControllerConfig(document: unknown, environment: ConfigEnvir
   const fromEnv = envUrl !== undefined && envUrl !== '';
   const url = fromEnv ? envUrl : fileUrl;
   const envErrors: string[] = [];
-  if (!REDIS_URL.test(url)) {
-    if (fromEnv) envErrors.push('REDIS_URL (environment): must be a redis:// or rediss:// URL');
-    else redisReader.invalid('url', url, 'must be a redis:// or rediss:// URL');
+  // One syntax for every topology (@hookgate/queue/redis-url); the URL may hold a password: redacted.
+  const parsedUrl = parseRedisUrl(url);
+  if (!parsedUrl.ok) {
+    if (fromEnv)
+      envErrors.push(`REDIS_URL (environment): Invalid value: "${redactRedisUrl(url)}": ${parsedUrl.problem}`);
+    else redisReader.invalid('url', redactRedisUrl(url), parsedUrl.problem);
   }
   const prefix = redisReader.string('prefix', DEFAULT_QUEUE_PREFIX);
-  const prefixProblem = prefixProblemOf(prefix);
+  const prefixProblem =
+    prefixProblemOf(prefix) ?? (parsedUrl.ok ? clusterPrefixProblem(parsedUrl.spec, prefix) : undefined);
   if (prefixProblem !== undefined) redisReader.invalid('prefix', prefix, prefixProblem);
   redisReader.finish();
 

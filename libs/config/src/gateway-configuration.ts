@@ -116,7 +116,10 @@ export interface RegistrationSettings {
 
 /** Where side-effect jobs go: one BullMQ queue per plugin on this Redis. */
 export interface RedisQueueSettings {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://` (TLS). */
+  /**
+   * `redis://[user:password@]host:port[/db]`, `redis+sentinel://[user:password@]host:26379[,...]/<master>[/db]`
+   * or `redis+cluster://[user:password@]host:port[,...]`; `rediss...` for TLS (@hookgate/queue/redis-url).
+   */
   readonly url: string;
   /** Key prefix of every queue; `{hookgate}` (a Redis Cluster hash tag) by default. */
   readonly prefix: string;

@@ -397,7 +397,7 @@ describe('the side-effect queue settings', () => {
     ]);
     const bad = await write('bad.yaml', `${GATEWAY}redis:\n  url: http://user:hunter2@127.0.0.1:6379\n`);
     expect((await loadErrors(bad)).map(formatConfigError)).toEqual([
-      `${bad}:7 (document 1, GatewayConfiguration): redis.url: Invalid value: "http://user:***@127.0.0.1:6379/": must be a redis:// or rediss:// URL, not http://`,
+      `${bad}:7 (document 1, GatewayConfiguration): redis.url: Invalid value: "http://user:***@127.0.0.1:6379": must be a redis://, rediss://, redis+sentinel://, rediss+sentinel://, redis+cluster:// or rediss+cluster:// URL, not http://`,
     ]);
   });
 });

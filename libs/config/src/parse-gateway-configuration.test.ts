@@ -253,13 +253,27 @@ describe('parseGatewayConfiguration errors', () => {
       name: 'redis url of another scheme, password hidden',
       doc: { redis: { url: 'http://u:secret@127.0.0.1:6379' } },
       want: [
-        'redis.url: Invalid value: "http://u:***@127.0.0.1:6379/": must be a redis:// or rediss:// URL, not http://',
+        'redis.url: Invalid value: "http://u:***@127.0.0.1:6379": must be a redis://, rediss://, redis+sentinel://, rediss+sentinel://, redis+cluster:// or rediss+cluster:// URL, not http://',
       ],
     },
     {
       name: 'redis url with a path that is not a database number',
       doc: { redis: { url: 'redis://127.0.0.1:6379/queues' } },
       want: ['redis.url: Invalid value: "redis://127.0.0.1:6379/queues": the path may only be a database number'],
+    },
+    {
+      name: 'redis sentinel url without the master name, password hidden',
+      doc: { redis: { url: 'redis+sentinel://:pw@s1:26379,s2:26379' } },
+      want: [
+        'redis.url: Invalid value: "redis+sentinel://:***@s1:26379,s2:26379": must name the master after the hosts (redis+sentinel://sentinel-1:26379,sentinel-2:26379/mymaster)',
+      ],
+    },
+    {
+      name: 'redis cluster url with a prefix without a hash tag',
+      doc: { redis: { url: 'redis+cluster://n1:6379,n2:6379', prefix: 'hookgate' } },
+      want: [
+        'redis.prefix: Invalid value: "hookgate": has no {hash tag}, which Redis Cluster needs (every key of a queue must hash to one slot): use a prefix such as {hookgate}',
+      ],
     },
     {
       name: 'redis prefix with the key separator',
@@ -361,6 +375,16 @@ describe('parseGatewayConfiguration errors', () => {
       c.want.forEach((w, i) => expect(messages[i]).toContain(w));
     });
   }
+
+  it.each([
+    'redis+sentinel://s1:26379,s2:26379/mymaster/1?sentinelPassword=x',
+    'rediss+sentinel://s1/mymaster',
+    'redis+cluster://:pw@n1:6379,n2:6379',
+    'rediss+cluster://n1',
+  ])('takes the Sentinel and Cluster url %s', (url) => {
+    const parsed = parseGatewayConfiguration({ ...base, redis: { url } }, env);
+    expect(parsed.ok && parsed.value.redis?.url).toBe(url);
+  });
 
   it('reads redis, spoolDir and spool with their defaults, the spool under stateDir unless given', () => {
     const minimal = parseGatewayConfiguration({ ...base, redis: { url: 'redis://127.0.0.1:6379' } }, env);

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { forbidden, invalid, type FieldReader } from '@hookgate/admission';
 import { validateQueuePrefix, DEFAULT_QUEUE_PREFIX } from '@hookgate/queue/names';
+import { clusterPrefixProblem, parseRedisUrl, redactRedisUrl } from '@hookgate/queue/redis-url';
 import { DEFAULTS, type RedisQueueSettings, type SpoolSettings } from './gateway-configuration.js';
 import type { PathReader } from './plugin-list.js';
 
@@ -50,14 +51,15 @@ export function readQueueSettings(top: FieldReader, stateDir: string, optionalPa
 
 function readRedis(r: FieldReader): RedisQueueSettings | undefined {
   const url = r.requiredString('url');
-  if (url !== undefined) {
-    const problem = redisUrlProblem(url);
-    // The URL may hold a password: never echo it.
-    if (problem !== undefined) r.report(invalid(r.path.child('url'), redactedUrl(url), problem));
-  }
+  // One syntax for every topology (@hookgate/queue/redis-url); the URL may hold a password: never echo it.
+  const parsed = url === undefined ? undefined : parseRedisUrl(url);
+  if (url !== undefined && parsed !== undefined && !parsed.ok)
+    r.report(invalid(r.path.child('url'), redactRedisUrl(url), parsed.problem));
   const prefix = r.string('prefix', DEFAULT_QUEUE_PREFIX);
   try {
     validateQueuePrefix(prefix);
+    const clusterProblem = parsed?.ok ? clusterPrefixProblem(parsed.spec, prefix) : undefined;
+    if (clusterProblem !== undefined) r.report(invalid(r.path.child('prefix'), prefix, clusterProblem));
   } catch (error) {
     r.report(invalid(r.path.child('prefix'), prefix, prefixProblem(prefix, error)));
   }
@@ -69,31 +71,6 @@ function readRedis(r: FieldReader): RedisQueueSettings | undefined {
   });
   if (url === undefined) return undefined;
   return { url, prefix, addTimeoutMs, connectTimeoutMs, identityCheckSeconds };
-}
-
-function redisUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'must be a redis://host:port or rediss://host:port URL';
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
-    return `must be a redis:// or rediss:// URL, not ${parsed.protocol}//`;
-  if (parsed.hostname === '') return 'must name a host (redis://host:port)';
-  if (parsed.pathname !== '' && parsed.pathname !== '/' && !/^\/\d+$/.test(parsed.pathname))
-    return 'the path may only be a database number (redis://host:port/0)';
-  return undefined;
-}
-
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
 }
 
 /** The queue library's rule, without the value it quotes (the field error prints the value itself). */

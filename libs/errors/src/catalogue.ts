@@ -210,15 +210,15 @@ export const HG_ERR_QUEUE_ADD_FAILED = defineError(
     meaning:
       'Redis answered the add with an error instead of storing the job, most often `OOM command not allowed` (memory full under `maxmemory-policy noeviction`), `READONLY` (a replica after a failover) or `NOAUTH`.',
     remedy:
-      'By the answer: OOM, give Redis more memory or let the controller drain the queues (look for a stopped controller and a large failed set); READONLY, point the gateway at the primary (Sentinel or Cluster); NOAUTH or WRONGPASS, fix the credentials in the Redis URL.',
+      'By the answer: OOM, give Redis more memory or let the controller drain the queues (look for a stopped controller and a large failed set); READONLY, the URL names a replica: use a `redis+sentinel://` URL, which follows the master across failovers; NOAUTH or WRONGPASS, fix the credentials in the Redis URL.',
   },
 );
 
 export const HG_ERR_QUEUE_OPTION_INVALID = defineError('HG_ERR_QUEUE_OPTION_INVALID', 'invalid %s %s: %s', {
   meaning:
-    'An option given to `@hookgate/queue` cannot be used: a plugin name or queue prefix that cannot be part of a BullMQ queue name or Redis key (empty, too long, or a character outside the allowed set), or a number out of range (a timeout, a retention, a backoff bound). The message names the option and what is allowed.',
+    'An option given to `@hookgate/queue` cannot be used: a plugin name or queue prefix that cannot be part of a BullMQ queue name or Redis key (empty, too long, or a character outside the allowed set), a Redis URL of none of the forms (`redis://`, `redis+sentinel://`, `redis+cluster://`, `rediss...`), a prefix without a `{hash tag}` with a Redis Cluster URL, or a number out of range (a timeout, a retention, a backoff bound). The message names the option and what is allowed, with passwords shown as `***`.',
   remedy:
-    'Plugin names are lowercase RFC 1123 subdomains (letters, digits, `-` and `.`, at most 253 characters), as the gateway configuration requires; a prefix may hold letters, digits, `-`, `_`, `.` and one `{hash tag}` for Redis Cluster. Fix the value where it is configured.',
+    'Plugin names are lowercase RFC 1123 subdomains (letters, digits, `-` and `.`, at most 253 characters), as the gateway configuration requires; a prefix may hold letters, digits, `-`, `_`, `.` and one `{hash tag}`, which Redis Cluster requires; Redis URLs are described in docs/operations.md, "Redis". Fix the value where it is configured.',
 });
 
 /** Every entry, keyed by its code. */

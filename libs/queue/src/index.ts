@@ -33,7 +33,25 @@ export {
   type BackoffOptions,
   type ReconcileBackoffStrategy,
 } from './backoff.js';
-export { parseRunId, readRedisRunId, type InfoClient } from './redis-identity.js';
+export { parseRunId, readRedisRunId, type InfoClient, type SlotClient } from './redis-identity.js';
+export {
+  REDIS_URL_FORMS,
+  clusterPrefixProblem,
+  hasHashTag,
+  parseRedisUrl,
+  requireRedisUrl,
+  type RedisConnectionSpec,
+  type RedisNodeAddress,
+  type RedisTopology,
+  type RedisUrlParse,
+} from './redis-url.js';
+export {
+  REDIS_CLIENT_BEHAVIOUR,
+  createRedisClient,
+  isCluster,
+  type RedisClient,
+  type RedisClientBehaviour,
+} from './redis-client.js';
 export {
   PRODUCER_DEFAULTS,
   redactRedisUrl,

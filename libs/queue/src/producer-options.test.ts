@@ -77,7 +77,8 @@ describe('redactRedisUrl', () => {
     { url: 'redis://:secret@127.0.0.1:6379/0', want: 'redis://:***@127.0.0.1:6379/0' },
     { url: 'rediss://user:secret@redis.example:6380', want: 'rediss://user:***@redis.example:6380' },
     { url: 'redis://127.0.0.1:6379', want: 'redis://127.0.0.1:6379' },
-    { url: 'not a url', want: '(unparsable URL)' },
+    { url: 'not a url', want: 'not a url' },
+    { url: 'u:secret@host:6379', want: 'u:***@host:6379' },
   ])('$url', ({ url, want }) => {
     expect(redactRedisUrl(url)).toBe(want);
   });

@@ -3,9 +3,10 @@
  */
 import { HG_ERR_QUEUE_OPTION_INVALID } from '@hookgate/errors';
 import { DEFAULT_QUEUE_PREFIX, validateQueuePrefix } from './queue-names.js';
+import { clusterPrefixProblem, redactRedisUrl, requireRedisUrl } from './redis-url.js';
 
 export interface SideEffectProducerOptions {
-  /** redis://[user:password@]host:port[/db] or rediss:// for TLS. */
+  /** Any form of redis-url.ts: redis://, redis+sentinel://, redis+cluster:// (rediss... for TLS). */
   readonly redisUrl: string;
   /** Key prefix of every queue; a Redis Cluster hash tag by default. */
   readonly prefix?: string;
@@ -59,7 +60,7 @@ export function resolveProducerOptions(options: SideEffectProducerOptions): Reso
     keepCompleted: options.keepCompleted ?? PRODUCER_DEFAULTS.keepCompleted,
     attempts: options.attempts ?? PRODUCER_DEFAULTS.attempts,
   };
-  requireUrl(resolved.redisUrl);
+  requireUrl(resolved.redisUrl, resolved.prefix);
   requireInteger('addTimeoutMs', resolved.addTimeoutMs, 1);
   requireInteger('connectTimeoutMs', resolved.connectTimeoutMs, 1);
   requireInteger('keepCompleted.ageSeconds', resolved.keepCompleted.ageSeconds, 1);
@@ -68,20 +69,11 @@ export function resolveProducerOptions(options: SideEffectProducerOptions): Reso
   return resolved;
 }
 
-function requireUrl(url: string): void {
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new HG_ERR_QUEUE_OPTION_INVALID('redisUrl', JSON.stringify(url), 'must be a redis:// or rediss:// URL');
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw new HG_ERR_QUEUE_OPTION_INVALID(
-      'redisUrl',
-      JSON.stringify(redactRedisUrl(url)),
-      'must be a redis:// or rediss:// URL',
-    );
-  }
+/** Parses the URL (any topology) and, on Cluster, requires a hash-tagged prefix. */
+function requireUrl(url: string, prefix: string): void {
+  const spec = requireRedisUrl(url);
+  const problem = clusterPrefixProblem(spec, prefix);
+  if (problem !== undefined) throw new HG_ERR_QUEUE_OPTION_INVALID('queue prefix', JSON.stringify(prefix), problem);
 }
 
 function requireInteger(name: string, value: number, min: number): void {
@@ -90,13 +82,4 @@ function requireInteger(name: string, value: number, min: number): void {
   }
 }
 
-/** The URL without its password, for messages and logs. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
-}
+export { redactRedisUrl };

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Job, Queue, type JobsOptions } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { HG_ERR_QUEUE_ADD_FAILED, HG_ERR_QUEUE_UNAVAILABLE } from '@hookgate/errors';
 import { BACKOFF_TYPE } from './backoff.js';
 import { jobIdOf } from './job-id.js';
@@ -29,6 +29,7 @@ import {
   type SideEffectProducerOptions,
 } from './producer-options.js';
 import { JOB_NAMES, jobKey, reconcileQueueName } from './queue-names.js';
+import { createRedisClient, type RedisClient } from './redis-client.js';
 import { readRedisRunId } from './redis-identity.js';
 
 /** The job data as stored: the job plus the token of the add that stored it (decoders ignore it). */
@@ -45,7 +46,7 @@ export interface AddResult {
 
 export class SideEffectProducer {
   readonly options: ResolvedProducerOptions;
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #queues = new Map<string, Queue<StoredSideEffectJob>>();
   readonly #onConnectionError: ((error: Error) => void) | undefined;
   #lastConnectionError: Error | undefined;
@@ -58,14 +59,14 @@ export class SideEffectProducer {
   constructor(options: SideEffectProducerOptions) {
     this.options = resolveProducerOptions(options);
     this.#onConnectionError = options.onConnectionError;
-    this.#redis = new Redis(this.options.redisUrl, {
+    this.#redis = createRedisClient(this.options.redisUrl, {
       // Fail fast: a command while disconnected rejects at once instead of waiting in memory.
-      enableOfflineQueue: false,
+      offlineQueue: false,
       // A command cut off by a lost connection is not re-sent later: the caller has spooled it.
       maxRetriesPerRequest: 0,
-      connectTimeout: this.options.connectTimeoutMs,
+      connectTimeoutMs: this.options.connectTimeoutMs,
       // Reconnect quickly (up to every 2 s) so the spool drains soon after Redis returns.
-      retryStrategy: (times) => Math.min(times * 100, 2_000),
+      retryDelayMs: (times) => Math.min(times * 100, 2_000),
     });
     this.#redis.on('error', (error: Error) => this.#connectionError(error));
     this.#redis.on('ready', () => (this.#lastConnectionError = undefined));
@@ -157,9 +158,10 @@ export class SideEffectProducer {
         );
       }
       const client = await this.#queueFor(batch[0]!.queueName).backend.client;
-      const socket = this.#redis.stream;
-      // Corked: the batch's commands leave in one writev instead of a write each.
-      socket.cork();
+      // Corked: the batch's commands leave in one writev instead of a write each. (A Cluster client
+      // has a socket per node and no `stream`: its commands go uncorked.)
+      const socket = this.#redis.isCluster ? undefined : (this.#redis as Redis).stream;
+      socket?.cork();
       try {
         for (const add of batch) {
           const queue = this.#queueFor(add.queueName);
@@ -173,7 +175,7 @@ export class SideEffectProducer {
           });
         }
       } finally {
-        socket.uncork();
+        socket?.uncork();
       }
     } catch (error) {
       for (const { stored, data } of sent) void Promise.allSettled([stored, data]);
@@ -223,7 +225,7 @@ export class SideEffectProducer {
     const unavailable = this.#unavailable("cannot read Redis's run_id");
     this.#requireReady(unavailable);
     try {
-      return await withTimeout(readRedisRunId(this.#redis), this.options.addTimeoutMs);
+      return await withTimeout(readRedisRunId(this.#redis, this.options.prefix), this.options.addTimeoutMs);
     } catch (error) {
       if (error instanceof TimeoutError) throw unavailable(`not answering within ${this.options.addTimeoutMs} ms`);
       throw unavailable(`not usable (${error instanceof Error ? error.message : String(error)})`, error);

@@ -11,7 +11,7 @@
  * Both keys carry the queue prefix, so with the default hash tag `{hookgate}` they live in the
  * queues' slot on Redis Cluster (MULTI and MGET across them work).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { pluginOfQueueName, QUEUE_NAME_PREFIX } from './queue-names.js';
 
 export const REGISTERED_PLUGINS_SCHEMA = 1;
@@ -48,7 +48,7 @@ export function registeredPluginsKey(prefix: string, gateway: string): string {
 
 /** Replaces `set.gateway`'s published set; it lapses after `ttlMs` unless published again. */
 export async function publishRegisteredPlugins(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   set: PublishedPluginSet,
   ttlMs: number,
@@ -61,7 +61,7 @@ export async function publishRegisteredPlugins(
 }
 
 /** Removes a gateway's set (at its shutdown: its plugins are no longer registered anywhere it knows). */
-export async function withdrawRegisteredPlugins(redis: Redis, prefix: string, gateway: string): Promise<void> {
+export async function withdrawRegisteredPlugins(redis: RedisClient, prefix: string, gateway: string): Promise<void> {
   await redis
     .multi()
     .srem(registeredPluginsIndexKey(prefix), gateway)
@@ -77,7 +77,7 @@ export interface RegisteredPluginsRead {
 }
 
 /** Reads every gateway's published set. Gateways whose key lapsed are dropped from the index. */
-export async function readRegisteredPlugins(redis: Redis, prefix: string): Promise<RegisteredPluginsRead> {
+export async function readRegisteredPlugins(redis: RedisClient, prefix: string): Promise<RegisteredPluginsRead> {
   const index = registeredPluginsIndexKey(prefix);
   const gateways = (await redis.smembers(index)).sort();
   if (gateways.length === 0) return { sets: [], problems: [] };

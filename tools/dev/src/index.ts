@@ -1,5 +1,12 @@
 /** Development and test tooling shared by the e2e tests, the local stack and the benchmarks. */
-export { ensureRedis, startRedisServer, type RedisHandle } from './redis.js';
+export { ensureRedis, startRedisServer, spawnRedisProcess, type RedisHandle, type RedisProcess } from './redis.js';
+export {
+  SENTINEL_MASTER_NAME,
+  startRedisCluster,
+  startRedisSentinel,
+  type RedisClusterTopology,
+  type RedisSentinelTopology,
+} from './redis-topologies.js';
 export { connectRedis, deletePrefixedKeys, type RedisWithClient } from './redis-client.js';
 export { freePort } from './free-port.js';
 export { capturedLogger, type CapturedLogger } from './captured-logger.js';

@@ -39,9 +39,17 @@ export async function ensureRedis(options: { env?: NodeJS.ProcessEnv; timeoutMs?
   return startRedisServer(timeoutMs);
 }
 
+/**
+ * Where to PING: the URL's first host (the Redis, a Sentinel or a cluster seed node all answer it).
+ * Only reachability is checked here; @hookgate/queue's parser validates the URL where it is used
+ * (devtools cannot import @hookgate/queue, whose tests use devtools).
+ */
 function hostPort(url: string): { host: string; port: number } {
-  const parsed = new URL(url);
-  return { host: parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(parsed.port || 6379) };
+  const authority = url.replace(/^[^:]*:\/\//, '').split(/[/?#]/)[0] ?? '';
+  const first = authority.slice(authority.lastIndexOf('@') + 1).split(',')[0] ?? '';
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(first);
+  const defaultPort = url.includes('+sentinel://') ? 26379 : 6379;
+  return { host: match?.[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(match?.[2] ?? defaultPort) };
 }
 
 /** Sends a RESP PING and waits for +PONG (or an auth error, which still proves a Redis is there). */
@@ -66,32 +74,55 @@ async function answersPing(host: string, port: number, timeoutMs: number): Promi
 export async function startRedisServer(timeoutMs = 5000, atPort?: number): Promise<RedisHandle> {
   const port = atPort ?? (await freePort());
   const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  let server: RedisProcess;
+  try {
+    server = await spawnRedisProcess(args, port, timeoutMs);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    source: 'spawned',
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A redis-server (or Sentinel) process of ours; stop() ends it by pid and waits for its exit. */
+export interface RedisProcess {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns `redis-server <args>` and waits until `port` answers PING (redis-topologies.ts uses it too). */
+export async function spawnRedisProcess(
+  args: readonly string[],
+  port: number,
+  timeoutMs = 5000,
+): Promise<RedisProcess> {
   let child: ChildProcess;
   try {
-    child = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-      {
-        stdio: 'ignore',
-      },
-    );
+    child = spawn('redis-server', [...args], { stdio: 'ignore' });
   } catch {
     throw noRedisError();
   }
   const spawnFailed = new Promise<never>((_, reject) => child.once('error', () => reject(noRedisError())));
   const deadline = Date.now() + timeoutMs;
   const stop = async () => {
-    if (child.exitCode === null && child.pid) {
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
     }
-    await rm(dir, { recursive: true, force: true });
   };
   for (;;) {
     const up = await Promise.race([answersPing('127.0.0.1', port, 500), spawnFailed]);
-    if (up) return { url: `redis://127.0.0.1:${port}`, source: 'spawned', stop };
-    if (Date.now() > deadline) {
+    if (up) return { port, stop };
+    if (Date.now() > deadline || child.exitCode !== null) {
       await stop();
       throw new Error(`started redis-server on port ${port} but it did not answer PING within ${timeoutMs} ms`);
     }

@@ -4,9 +4,15 @@
  * and the plugin queues under a prefix (given with --plugin, or found in Redis).
  */
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   DEFAULT_QUEUE_PREFIX,
+  REDIS_CLIENT_BEHAVIOUR,
+  clusterPrefixProblem,
+  createRedisClient,
+  isCluster,
+  parseRedisUrl,
+  type RedisClient,
   QUEUE_NAME_PREFIX,
   pluginOfQueueName,
   reconcileQueueName,
@@ -24,7 +30,7 @@ export interface QueueConnectionFlags {
 }
 
 export interface QueueConnection {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The URL without its password, for messages. */
   readonly where: string;
   readonly prefix: string;
@@ -39,18 +45,17 @@ export async function openQueues(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<QueueConnection> {
   const url = flags.redis ?? (env['REDIS_URL'] || DEFAULT_REDIS_URL);
-  if (!/^rediss?:\/\/\S+$/.test(url))
-    throw new Error(`--redis ${JSON.stringify(url)}: must be a redis:// or rediss:// URL`);
+  const parsed = parseRedisUrl(url);
+  const source = flags.redis !== undefined ? '--redis' : 'REDIS_URL';
+  if (!parsed.ok) throw new Error(`${source} ${JSON.stringify(redactRedisUrl(url))}: ${parsed.problem}`);
   const prefix = validateQueuePrefix(flags.prefix);
+  const prefixProblem = clusterPrefixProblem(parsed.spec, prefix);
+  if (prefixProblem !== undefined) throw new Error(`--prefix ${JSON.stringify(prefix)}: ${prefixProblem}`);
   const plugins = flags.plugin ?? [];
   for (const plugin of plugins) reconcileQueueName(plugin);
   const where = redactRedisUrl(url);
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 5_000,
-    retryStrategy: () => null,
-  });
+  // Fails fast: one connection attempt (through the Sentinels, or to the cluster seeds), then a message.
+  const redis = createRedisClient(parsed.spec, REDIS_CLIENT_BEHAVIOUR.cli());
   let lastError: Error | undefined;
   redis.on('error', (error: Error) => (lastError = error));
   try {
@@ -100,9 +105,15 @@ export async function openQueuesOrReport(
 }
 
 /** Every plugin with a reconcile queue under the prefix (any key of it: jobs, meta, schedulers). */
-async function discoverPlugins(redis: Redis, prefix: string): Promise<string[]> {
+async function discoverPlugins(redis: RedisClient, prefix: string): Promise<string[]> {
   const found = new Set<string>();
   const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}:${QUEUE_NAME_PREFIX}*`;
+  // SCAN walks one node's keys: on Cluster, every master's (a prefix's tag may sit on any of them).
+  for (const node of isCluster(redis) ? redis.nodes('master') : [redis]) await scanInto(node, pattern, prefix, found);
+  return [...found];
+}
+
+async function scanInto(redis: Redis, pattern: string, prefix: string, found: Set<string>): Promise<void> {
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
@@ -113,7 +124,6 @@ async function discoverPlugins(redis: Redis, prefix: string): Promise<string[]> 
       if (plugin !== undefined) found.add(plugin);
     }
   } while (cursor !== '0');
-  return [...found];
 }
 
 export { DEFAULT_QUEUE_PREFIX };

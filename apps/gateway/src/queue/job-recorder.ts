@@ -335,7 +335,7 @@ export class JobRecorder {
     if (known !== undefined && known !== runId && this.#replayWindowMs > 0) {
       this.#log.warn(
         { previousRunId: known, runId, replayWindowMinutes: this.#options.spool.replayWindowMinutes },
-        'side-effect queue: Redis restarted or was replaced (another run_id): replaying the jobs acknowledged in the replay window',
+        'side-effect queue: Redis restarted, failed over (Sentinel promoted a replica; on Cluster, another master owns the queue slot) or was replaced: another run_id; replaying the jobs acknowledged in the replay window (duplicates are skipped by job id)',
       );
       this.#replayOwed = true;
     }

@@ -9,10 +9,10 @@
  * across restarts (a restarted gateway replaces its own set).
  */
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
 import type { Logger } from '@hookgate/observability';
 import {
   REGISTERED_PLUGINS_SCHEMA,
+  createRedisClient,
   publishRegisteredPlugins,
   redactRedisUrl,
   withdrawRegisteredPlugins,
@@ -71,14 +71,14 @@ export function startRegisteredPluginsPublisher(options: PublisherOptions): Regi
   const ttlMs = options.ttlMs ?? PUBLISHED_TTL_MS;
   const gateway = gatewayIdOf(options.registrySocket);
   const redisLabel = redactRedisUrl(options.redis.url);
-  const redis = new Redis(options.redis.url, {
+  const redis = createRedisClient(options.redis.url, {
     // A publication that cannot go now is not kept: the next one carries the whole current set.
-    enableOfflineQueue: false,
+    offlineQueue: false,
     maxRetriesPerRequest: 0,
-    connectTimeout: options.redis.connectTimeoutMs,
+    connectTimeoutMs: options.redis.connectTimeoutMs,
     // A Redis that takes a command and never answers must not hold a publication (or the shutdown).
-    commandTimeout: options.redis.connectTimeoutMs,
-    retryStrategy: (times) => Math.min(times * 200, 2_000),
+    commandTimeoutMs: options.redis.connectTimeoutMs,
+    retryDelayMs: (times) => Math.min(times * 200, 2_000),
   });
   let failing = false;
   const failed = (error: Error) => {

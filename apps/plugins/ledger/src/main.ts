@@ -2,7 +2,7 @@
 /**
  * ledger process: `hookgate-ledger --config ledger.yaml --listen unix:///run/hookgate/ledger.sock [--hook NAME]`
  * (the built dist/main.js; from source in the repository: `npm start -w <this package> -- <flags>`).
- * Redis from REDIS_URL (default redis://127.0.0.1:6379). SIGTERM/SIGINT: stop accepting, finish
+ * Redis from REDIS_URL (default redis://127.0.0.1:6379; redis+sentinel:// and redis+cluster:// too). SIGTERM/SIGINT: stop accepting, finish
  * in-flight calls, close Redis, exit.
  */
 import { parseArgs } from 'node:util';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   }
   const logger = createPluginLogger('ledger');
   const config = await loadLedgerConfig(values.config);
-  const redis = await connectRedis(process.env);
+  const redis = await connectRedis(process.env, { keyPrefix: config.keyPrefix });
   watchRedis(redis, logger);
   const store = createLedgerStore(redis, {
     keyPrefix: config.keyPrefix,

@@ -1,10 +1,12 @@
 /**
- * The ledger's Redis connection: REDIS_URL, else redis://127.0.0.1:6379. Startup fails with a clear
- * message when Redis cannot be reached; afterwards commands fail fast (no offline queue), so a Redis
- * outage becomes a hook error decided by the hook's failurePolicy rather than a hung admission.
+ * The ledger's Redis connection: REDIS_URL, else redis://127.0.0.1:6379, in any form of
+ * @hookgate/queue/redis-url (one Redis, Sentinel, Cluster). Startup fails with a clear message when
+ * the URL is wrong or Redis cannot be reached; afterwards commands fail fast (no offline queue), so
+ * a Redis outage becomes a hook error decided by the hook's failurePolicy rather than a hung admission.
  */
 import { HG_ERR_LEDGER_REDIS_UNREACHABLE } from '@hookgate/errors';
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from '@hookgate/queue/redis-client';
+import { clusterPrefixProblem, parseRedisUrl, redactRedisUrl } from '@hookgate/queue/redis-url';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -14,22 +16,33 @@ export class RedisUnreachableError extends HG_ERR_LEDGER_REDIS_UNREACHABLE {
 
 export interface ConnectOptions {
   connectTimeoutMs?: number;
+  /** The ledger's key prefix: on Cluster it needs a {hash tag} (a claim's script touches several keys). */
+  keyPrefix?: string;
 }
 
 export async function connectRedis(
   env: Record<string, string | undefined>,
   options: ConnectOptions = {},
-): Promise<Redis> {
+): Promise<RedisClient> {
   const fromEnv = env['REDIS_URL'];
   const url = fromEnv === undefined || fromEnv === '' ? DEFAULT_REDIS_URL : fromEnv;
-  const redis = new Redis(url, {
+  const parsed = parseRedisUrl(url);
+  if (!parsed.ok) throw new Error(`ledger: REDIS_URL ${JSON.stringify(redactRedisUrl(url))}: ${parsed.problem}`);
+  const prefixProblem =
+    options.keyPrefix === undefined ? undefined : clusterPrefixProblem(parsed.spec, options.keyPrefix);
+  if (prefixProblem !== undefined) {
+    throw new Error(
+      `ledger: keyPrefix ${JSON.stringify(options.keyPrefix)} ${prefixProblem.replace('use a prefix such as {hookgate}', 'set keyPrefix: "{hookgate-ledger}:" in the ledger configuration')}`,
+    );
+  }
+  const redis = createRedisClient(parsed.spec, {
     lazyConnect: true,
-    enableOfflineQueue: false,
+    offlineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: 2_000,
-    connectTimeout: options.connectTimeoutMs ?? 5_000,
+    commandTimeoutMs: 2_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     // Keep reconnecting after startup (Redis restarts); each admission fails fast meanwhile.
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    retryDelayMs: (attempt) => Math.min(attempt * 200, 2_000),
   });
   // The socket error (ECONNREFUSED...) says more than the "Connection is closed" connect() rejects with.
   let lastError: Error | undefined;
@@ -53,18 +66,12 @@ export async function connectRedis(
 
 /** The URL without its password, for messages. */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<unparseable REDIS_URL>';
-  }
+  return redactRedisUrl(url);
 }
 
 /** Logs a lost connection once, and its return once, rather than every reconnect attempt. */
 export function watchRedis(
-  redis: Redis,
+  redis: RedisClient,
   logger: { warn(fields: object, message: string): void; info(fields: object, message: string): void },
 ): void {
   let healthy = true;

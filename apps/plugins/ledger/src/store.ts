@@ -4,7 +4,7 @@
  * owner, state (pending | confirmed), tokens (the admissions whose claims are not settled yet).
  */
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 const script = (name: string): string => readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), 'utf8');
 const SCRIPTS = {
@@ -86,7 +86,7 @@ export interface LedgerStoreOptions {
   clock?: () => number;
 }
 
-export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): LedgerStore {
+export function createLedgerStore(redis: Redis | Cluster, options: LedgerStoreOptions): LedgerStore {
   const { keyPrefix, pendingTtlMs, clock = Date.now } = options;
   defineScripts(redis);
   const commands = redis as unknown as ScriptCommands;
@@ -132,13 +132,9 @@ export function createLedgerStore(redis: Redis, options: LedgerStoreOptions): Le
     },
 
     async listHeld(cursor, count) {
-      const [next, keys] = await redis.scan(
-        cursor === '' ? '0' : cursor,
-        'MATCH',
-        `${escapeGlob(keyPrefix)}*`,
-        'COUNT',
-        count,
-      );
+      const [next, keys] = await (
+        await scanNode(redis, keyPrefix)
+      ).scan(cursor === '' ? '0' : cursor, 'MATCH', `${escapeGlob(keyPrefix)}*`, 'COUNT', count);
       const held: HeldReservation[] = [];
       // One round trip for the page; a key of another type under the prefix (not the ledger's) is skipped.
       const answers =
@@ -196,7 +192,21 @@ function escapeGlob(text: string): string {
 }
 
 /** ioredis sends EVALSHA and falls back to EVAL once per connection: the scripts are not resent on every call. */
-function defineScripts(redis: Redis): void {
+/**
+ * Where SCAN walks: the Redis itself, or on Cluster the master owning the key prefix's slot (every
+ * ledger key is there: the prefix's {hash tag} is required on Cluster, redis.ts).
+ */
+async function scanNode(redis: Redis | Cluster, keyPrefix: string): Promise<Redis> {
+  if (!redis.isCluster) return redis as Redis;
+  const cluster = redis as Cluster;
+  const slot = Number(await cluster.call('CLUSTER', 'KEYSLOT', keyPrefix));
+  const owner = cluster.slots[slot]?.[0];
+  const node = cluster.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === owner);
+  if (node === undefined) throw new Error(`no cluster node owns slot ${slot} of keyPrefix ${keyPrefix} yet`);
+  return node;
+}
+
+function defineScripts(redis: Redis | Cluster): void {
   const defined = redis as unknown as Record<string, unknown>;
   if (typeof defined['ledgerClaim'] !== 'function') redis.defineCommand('ledgerClaim', { lua: SCRIPTS.ledgerClaim });
   if (typeof defined['ledgerSettle'] !== 'function')

@@ -1,10 +1,10 @@
 /** Jobs, recorders and Redis reads for the side-effect queue tests (real Redis, real spool files). */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
 import { createLogger, createMetricsRegistry } from '@hookgate/observability';
 import {
   buildSideEffectJob,
+  createRedisClient,
   jobIdOf,
   jobKey,
   reconcileQueueName,
@@ -82,7 +82,7 @@ export async function storedJob(
   prefix: string,
   job: SideEffectJob,
 ): Promise<StoredSideEffectJob | null> {
-  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const client = testClient(redisUrl);
   try {
     const data = await client.hget(jobKey(prefix, reconcileQueueName(job.plugin), jobIdOf(job)), 'data');
     return data === null ? null : (JSON.parse(data) as StoredSideEffectJob);
@@ -93,7 +93,7 @@ export async function storedJob(
 
 /** Deletes every key under the prefix (a test's own queues). */
 export async function deletePrefix(redisUrl: string, prefix: string): Promise<void> {
-  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const client = testClient(redisUrl);
   try {
     const keys = await client.keys(`${prefix}:*`);
     if (keys.length > 0) await client.del(...keys);
@@ -107,4 +107,13 @@ export async function metricValue(registry: Registry, sample: string): Promise<n
   const text = await registry.metrics();
   const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
   return line === undefined ? 0 : Number(line.slice(sample.length + 1));
+}
+
+/** A client of any topology (a Sentinel URL too) that retries once, for the tests' own reads. */
+function testClient(redisUrl: string) {
+  return createRedisClient(redisUrl, {
+    maxRetriesPerRequest: 1,
+    offlineQueue: true,
+    retryDelayMs: (times) => Math.min(times * 100, 1_000),
+  });
 }
