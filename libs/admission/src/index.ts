@@ -30,6 +30,7 @@ export {
   mutationAnnotationValue,
   patchAnnotationKey,
   patchAnnotationValue,
+  PATCH_PREFIX,
   failedOpenMutationKey,
   failedOpenValidatingKey,
   type EncodeAnnotationsOptions,

@@ -5,12 +5,10 @@
 import {
   computeRequestBudget,
   decodeReview,
-  encodeAnnotationsForApiserver,
   encodeReview,
   runMutating,
   runValidating,
   type AdmissionRequest,
-  type AdmissionReview,
   type ChainEnv,
   type ChainOutcome,
   type FailurePolicyType,
@@ -19,6 +17,7 @@ import {
 } from '@hookgate/admission';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pluginTransport } from '../grpc/index.js';
+import { annotationsForApiserver } from './apiserver-annotations.js';
 import { badRequest } from './bad-request.js';
 import { routeByTarget, routeTogetherByTarget } from './composite-invoker.js';
 import { logDecision } from './decision-log.js';
@@ -27,6 +26,7 @@ import type { AdmissionBody } from './json-body.js';
 import { recordOutcome, recordRequest } from './outcome-metrics.js';
 import { hookSetsByPolicy } from './policy-hook-sets.js';
 import { summarizeRequest } from './request-summary.js';
+import { writeReview } from './write-review.js';
 
 const RUN: Record<
   Phase,
@@ -44,7 +44,7 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
   return async (
     request: FastifyRequest<{ Body: AdmissionBody; Querystring: { timeout?: string } }>,
     reply: FastifyReply,
-  ): Promise<AdmissionReview> => {
+  ): Promise<void> => {
     const started = ctx.now();
     const review = decodeReview(request.body?.value);
     if (!review.ok) throw badRequest(`invalid AdmissionReview: ${review.error.message}`);
@@ -54,7 +54,8 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
     const summary = summarizeRequest(phase, admission);
     if (hooks.candidates(phase, admission).length === 0) {
       recordRequest(ctx.metrics, summary, 'allowed', (ctx.now() - started) / 1000);
-      return encodeReview(version, admission.uid, { allowed: true });
+      writeReview(reply, encodeReview(version, admission.uid, { allowed: true }), ctx.draining());
+      return;
     }
     const budget = computeRequestBudget(started, request.query.timeout, state.budget);
     if (budget.problem !== undefined)
@@ -92,10 +93,11 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
     // Under break glass every decision line says why a Fail hook failed open.
     logDecision(state.breakGlass ? request.log.child({ breakGlass: true }) : request.log, summary, outcome, elapsed);
-    return encodeReview(version, admission.uid, {
+    const answer = encodeReview(version, admission.uid, {
       ...outcome,
-      auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations),
+      auditAnnotations: annotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations),
     });
+    writeReview(reply, answer, ctx.draining());
   };
 }
 

@@ -15,6 +15,7 @@ import { answerClientError, registerErrorHandler } from './bad-request.js';
 import type { GatewayContext } from './gateway-context.js';
 import type { GatewayStateSource } from './gateway-state.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { lazyChildLogger } from './lazy-request-logger.js';
 import type { SideEffectSink } from './side-effects.js';
 
 export interface GatewayOptions {
@@ -60,6 +61,8 @@ export function buildGateway(options: GatewayOptions, deps: GatewayDeps): Fastif
     // fastify's incoming/completed lines are off: every request gets one debug line with its whole
     // trace, and denials and failure-policy decisions an info decision line (see the observability README).
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made on its first line: an allowed review writes none (lazy-request-logger.ts).
+    childLoggerFactory: lazyChildLogger,
     // fastify's default counts from req-1 in every worker: ids would repeat across workers and restarts.
     genReqId: deps.newRequestId ?? createRequestIds(),
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
@@ -82,11 +85,11 @@ export function buildGateway(options: GatewayOptions, deps: GatewayDeps): Fastif
     annotations: options.annotations ?? {},
     metrics: deps.metrics,
     sideEffects: deps.sideEffects,
+    draining: closeConnectionsWhenDraining(app),
   };
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerApiserverAuth(app, { clientCertificates, bearerTokens: tokens });
-  closeConnectionsWhenDraining(app);
   app.post('/mutate', admissionHandler('mutating', ctx));
   app.post('/validate', admissionHandler('validating', ctx));
   // The registration's webhooks, one per failure policy (print-webhooks).
@@ -110,15 +113,19 @@ function httpsOptions(m: TlsMaterial, tokensToo: boolean) {
 /**
  * During a graceful close, answers still in flight carry `Connection: close`, so the apiserver's
  * keep-alive connections end with them and close() does not wait for their idle timeout.
+ * The hook covers fastify's replies (errors); admission answers ask the returned function.
  */
-function closeConnectionsWhenDraining(app: FastifyInstance): void {
+function closeConnectionsWhenDraining(app: FastifyInstance): () => boolean {
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // A callback hook, not an async one: no promise and microtask on every answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
+  return () => draining;
 }
 
 function watchCertificates(app: FastifyInstance, tls: TlsMaterialSource): void {

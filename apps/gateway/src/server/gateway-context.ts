@@ -12,4 +12,6 @@ export interface GatewayContext {
   readonly annotations: EncodeAnnotationsOptions;
   readonly metrics: GatewayMetrics;
   readonly sideEffects: SideEffectSink;
+  /** True once a graceful close began: answers then carry `Connection: close`. */
+  readonly draining: () => boolean;
 }
