@@ -67,6 +67,17 @@ const requests: Record<string, AdmitRequest> = {
 const responses: Record<string, AdmitResponse> = {
   empty: {},
   allowed: { id: 7, uid: 'u', allowed: true },
+  'allowed with a patch and empty extras': {
+    id: 70_000,
+    uid: 'ü',
+    allowed: true,
+    patch: Buffer.from('[{"op":"add","path":"/a","value":1}]'),
+    warnings: [],
+    auditAnnotations: {},
+    sideEffects: [],
+    status: null,
+    error: null,
+  },
   'every field': {
     id: 128,
     uid: 'uid-ü',

@@ -221,6 +221,7 @@ export function encodeAdmitRequest(message: AdmitRequest): Buffer {
 }
 
 export function encodeAdmitResponse(message: AdmitResponse): Buffer {
+  if (isPlainAnswer(message)) return encodePlainAnswer(message);
   const id = u32(message.id);
   const uid = str(message.uid);
   const allowed = message.allowed ? 1 : 0;
@@ -306,6 +307,37 @@ export function encodeAdmitResponse(message: AdmitResponse): Buffer {
     out.uint(1, error.code);
     out.string(2, error.message, Buffer.byteLength(error.message));
   }
+  return finished(out, size);
+}
+
+/** Most answers: an id, a uid, a decision and perhaps a patch; nothing repeated, nothing nested. */
+function isPlainAnswer(message: AdmitResponse): boolean {
+  return (
+    message.status == null &&
+    message.error == null &&
+    (message.warnings === undefined || message.warnings.length === 0) &&
+    (message.sideEffects === undefined || message.sideEffects.length === 0) &&
+    (message.auditAnnotations === undefined || isEmptyRecord(message.auditAnnotations))
+  );
+}
+
+function isEmptyRecord(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
+function encodePlainAnswer(message: AdmitResponse): Buffer {
+  const id = u32(message.id);
+  const uid = str(message.uid);
+  const allowed = message.allowed ? 1 : 0;
+  const patch = bytesOf(message.patch);
+  const uidBytes = Buffer.byteLength(uid);
+  const size = uintField(1, id) + lenField(2, uidBytes) + uintField(3, allowed) + lenField(5, patch.length);
+  const out = new Encoder(size);
+  out.uint(1, id);
+  out.string(2, uid, uidBytes);
+  out.uint(3, allowed);
+  out.bytes(5, patch);
   return finished(out, size);
 }
 
