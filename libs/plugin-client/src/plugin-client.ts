@@ -433,7 +433,15 @@ function batchedCall(call: BatchCall): BatchedCall {
 
 /** The encoded size of an AdmitRequest, near enough: its byte fields dominate. */
 function approximateBytes(message: AdmitRequest): number {
-  const bytes = (field: AdmitRequest['request']): number =>
-    field === undefined ? 0 : typeof field === 'string' ? Buffer.byteLength(field) : field.length;
-  return bytes(message.request) + bytes(message.baseRequest) + bytes(message.patch) + bytes(message.requestHead) + 256;
+  return (
+    byteCount(message.request) +
+    byteCount(message.baseRequest) +
+    byteCount(message.patch) +
+    byteCount(message.requestHead) +
+    256
+  );
+}
+
+function byteCount(field: AdmitRequest['request']): number {
+  return field === undefined ? 0 : typeof field === 'string' ? Buffer.byteLength(field) : field.length;
 }

@@ -457,9 +457,21 @@ describe('admit: request head sent apart (the base is parsed only when a handler
     expect(error?.message).toContain('request for hook "return-modified" is not valid JSON');
   });
 
-  it('a head that is not a request is INVALID_ARGUMENT', async () => {
-    const { error } = await run({ ...message('return-nothing', 'MUTATING', bytes(pod)), requestHead: bytes([1]) });
+  it('a head that is not a request is INVALID_ARGUMENT once the handler reads the metadata', async () => {
+    const { error } = await run({
+      ...message('sees-request-head', 'VALIDATING', bytes(pod)),
+      requestHead: bytes([1]),
+    });
     expect(error?.code).toBe(3);
-    expect(error?.message).toContain('request head for hook "return-nothing" is not an AdmissionRequest');
+    expect(error?.message).toContain('request head for hook "sees-request-head" is not an AdmissionRequest');
+  });
+
+  it('a handler that reads nothing answers with the call uid without the head or the base being parsed', async () => {
+    const { error, response } = await run({
+      ...message('return-nothing', 'MUTATING', Buffer.from('{not json')),
+      requestHead: Buffer.from('{not json either'),
+    });
+    expect(error).toBeNull();
+    expect(response).toMatchObject({ allowed: true, uid: 'fresh-uid' });
   });
 });

@@ -7,12 +7,12 @@ import { status } from '@grpc/grpc-js';
 import type { AdmissionRequest } from '@hookgate/admission';
 import type { AdmitRequest__Output, AdmitResponse } from '@hookgate/proto';
 import { answerMutation, answerValidation } from './answer.js';
-import { decodeAdmissionRequest } from './decode-request.js';
+import { decodeAdmissionRequest, type RequestSource } from './decode-request.js';
 import { HookCallError, handlerFailed } from './hook-call-error.js';
 import { HookContext } from './hook-context.js';
 import type { HookSpec, Plugin } from './types.js';
 
-/** `request` is set once decoded, for logs (kind, namespace/name, uid; never contents). */
+/** `request`: with an error, the request's metadata when it could be decoded, for logs (kind, namespace/name, uid; never contents). */
 export type AdmitDone = (
   error: HookCallError | null,
   response: AdmitResponse | null,
@@ -21,16 +21,15 @@ export type AdmitDone = (
 
 export function admit(plugin: Plugin, message: AdmitRequest__Output, done: AdmitDone): void {
   let spec: HookSpec;
-  let request: AdmissionRequest | undefined;
+  let source: RequestSource | undefined;
   let ctx: HookContext;
   try {
     spec = findHook(plugin, message);
-    const source = decodeAdmissionRequest(message);
-    request = source.head;
+    source = decodeAdmissionRequest(message);
     // A mutating handler gets its own copy (made on first read): the patch is computed against the untouched original.
     ctx = new HookContext(message.hook, spec.phase, message.round === 1 ? 1 : 0, source, spec.phase === 'mutating');
   } catch (error) {
-    done(error instanceof HookCallError ? error : new HookCallError(status.INTERNAL, String(error)), null, request);
+    done(error instanceof HookCallError ? error : new HookCallError(status.INTERNAL, String(error)), null, undefined);
     return;
   }
 
@@ -38,17 +37,17 @@ export function admit(plugin: Plugin, message: AdmitRequest__Output, done: Admit
   try {
     result = spec.phase === 'mutating' ? spec.mutate(ctx) : spec.validate(ctx);
   } catch (error) {
-    done(failedCall(message.hook, error), null, request);
+    done(failedCall(message.hook, error), null, headForLogs(source));
     return;
   }
   if (isThenable(result)) {
     // Closures only for asynchronous handlers: a synchronous one is answered without any.
     result.then(
-      (value) => finish(spec, ctx, value, message, request, done),
-      (error: unknown) => done(failedCall(message.hook, error), null, request),
+      (value) => finish(spec, ctx, value, message, source, done),
+      (error: unknown) => done(failedCall(message.hook, error), null, headForLogs(source)),
     );
   } else {
-    finish(spec, ctx, result, message, request, done);
+    finish(spec, ctx, result, message, source, done);
   }
 }
 
@@ -57,17 +56,26 @@ function finish(
   ctx: HookContext,
   result: unknown,
   message: AdmitRequest__Output,
-  request: AdmissionRequest,
+  source: RequestSource,
   done: AdmitDone,
 ): void {
   let response: AdmitResponse;
   try {
     response = spec.phase === 'mutating' ? answerMutation(ctx, result) : answerValidation(ctx, result);
   } catch (error) {
-    done(error instanceof HookCallError ? error : handlerFailed(message.hook, error), null, request);
+    done(error instanceof HookCallError ? error : handlerFailed(message.hook, error), null, headForLogs(source));
     return;
   }
-  done(null, response, request);
+  done(null, response, undefined);
+}
+
+/** The request's metadata for a failure's log line, parsed only then; none when unusable. */
+function headForLogs(source: RequestSource): AdmissionRequest | undefined {
+  try {
+    return source.head;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A request that could not be decoded when the handler first read an object stays INVALID_ARGUMENT. */

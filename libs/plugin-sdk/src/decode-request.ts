@@ -2,7 +2,9 @@
  * AdmitRequest bytes → the call's request. With base_request + patch the patch is applied to the
  * parsed object in place (the gateway then never re-encoded the review). When the gateway also sends
  * the request's head (the stanza without its objects), the 8 KB base_request is parsed only when a
- * handler reads an object: a hook that decides on metadata never pays for it.
+ * handler reads an object: a hook that decides on metadata never pays for it. The head itself is
+ * parsed when a handler first reads the request's metadata: a hook that reads nothing (answers from
+ * its own state) parses nothing; the call's uid travels in its own field.
  */
 import { status } from '@grpc/grpc-js';
 import fastJsonPatch from 'fast-json-patch';
@@ -10,9 +12,14 @@ import { ownMember, type AdmissionRequest, type PatchOperation } from '@hookgate
 import type { AdmitRequest__Output } from '@hookgate/proto';
 import { HookCallError, describeError } from './hook-call-error.js';
 
-/** A call's request: the head at once, the whole request (objects included) when first asked for. */
+/** A call's request: its uid at once, the head and the whole request (objects included) when first asked for. */
 export interface RequestSource {
-  /** Every field but, possibly, object and oldObject (read those from full()). */
+  /** The call's uid (authoritative), without parsing anything when the message carries it. */
+  readonly uid: string;
+  /**
+   * Every field but, possibly, object and oldObject (read those from full()); parsed on first read,
+   * throws a HookCallError (INVALID_ARGUMENT) when the bytes are unusable.
+   */
   readonly head: AdmissionRequest;
   /** The whole request; throws a HookCallError (INVALID_ARGUMENT) when the bytes are unusable. */
   full(): AdmissionRequest;
@@ -20,24 +27,33 @@ export interface RequestSource {
 
 /** An already decoded request (tests, and calls that carry no head). */
 export function decodedSource(request: AdmissionRequest): RequestSource {
-  return { head: request, full: () => request };
+  return { uid: request.uid, head: request, full: () => request };
 }
 
 export function decodeAdmissionRequest(message: AdmitRequest__Output): RequestSource {
   const usesBase = message.baseRequest.length > 0;
   if (!usesBase || message.requestHead.length === 0) return decodedSource(decodeWhole(message));
-  const head = parseStanza(message.requestHead, message, 'request head');
-  if (message.uid !== '') head.uid = message.uid;
-  return new LazyRequest(head, message);
+  return new LazyRequest(message);
 }
 
 class LazyRequest implements RequestSource {
+  #head: AdmissionRequest | undefined;
   #full: AdmissionRequest | undefined;
 
-  constructor(
-    readonly head: AdmissionRequest,
-    private readonly message: AdmitRequest__Output,
-  ) {}
+  constructor(private readonly message: AdmitRequest__Output) {}
+
+  get uid(): string {
+    return this.message.uid !== '' ? this.message.uid : this.head.uid;
+  }
+
+  get head(): AdmissionRequest {
+    if (this.#head === undefined) {
+      const head = parseStanza(this.message.requestHead, this.message, 'request head');
+      if (this.message.uid !== '') head.uid = this.message.uid;
+      this.#head = head;
+    }
+    return this.#head;
+  }
 
   full(): AdmissionRequest {
     return (this.#full ??= decodeWhole(this.message));

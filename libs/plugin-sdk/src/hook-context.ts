@@ -18,16 +18,6 @@ import type { HookRequest, KubeObject, SideEffectPayload } from './types.js';
 const NO_USER: UserInfo = Object.freeze({});
 
 export class HookContext implements HookRequest<KubeObject> {
-  readonly uid: string;
-  readonly operation: Operation;
-  readonly kind: GroupVersionKind;
-  readonly resource: GroupVersionResource;
-  readonly subResource: string;
-  readonly name: string;
-  readonly namespace: string;
-  readonly userInfo: UserInfo;
-  readonly dryRun: boolean;
-  readonly options: JsonValue | undefined;
   sideEffects: ProtoSideEffect[] | undefined;
   warnings: string[] | undefined;
   annotations: Record<string, string> | undefined;
@@ -41,23 +31,53 @@ export class HookContext implements HookRequest<KubeObject> {
     readonly hook: string,
     readonly phase: 'mutating' | 'validating',
     readonly round: 0 | 1,
-    /** The request's metadata at once; its objects (possibly a parse of the whole review) on first read. */
+    /** The request's uid at once; its metadata and its objects (possibly a parse of the whole review) on first read. */
     source: RequestSource,
     ownCopy: boolean,
   ) {
-    const head = source.head;
     this.#source = source;
     this.#ownCopy = ownCopy;
-    this.uid = head.uid;
-    this.operation = head.operation;
-    this.kind = head.kind;
-    this.resource = head.resource;
-    this.subResource = head.subResource ?? '';
-    this.name = head.name ?? '';
-    this.namespace = head.namespace ?? '';
-    this.userInfo = head.userInfo ?? NO_USER;
-    this.dryRun = head.dryRun === true;
-    this.options = head.options ?? undefined;
+  }
+
+  // The metadata, read from the head when asked for: a handler that reads none parses none.
+  get uid(): string {
+    return this.#source.uid;
+  }
+
+  get operation(): Operation {
+    return this.#source.head.operation;
+  }
+
+  get kind(): GroupVersionKind {
+    return this.#source.head.kind;
+  }
+
+  get resource(): GroupVersionResource {
+    return this.#source.head.resource;
+  }
+
+  get subResource(): string {
+    return this.#source.head.subResource ?? '';
+  }
+
+  get name(): string {
+    return this.#source.head.name ?? '';
+  }
+
+  get namespace(): string {
+    return this.#source.head.namespace ?? '';
+  }
+
+  get userInfo(): UserInfo {
+    return this.#source.head.userInfo ?? NO_USER;
+  }
+
+  get dryRun(): boolean {
+    return this.#source.head.dryRun === true;
+  }
+
+  get options(): JsonValue | undefined {
+    return this.#source.head.options ?? undefined;
   }
 
   /** The whole request stanza (parsed on first read when the gateway sent its head apart). */

@@ -6,7 +6,7 @@
  *   const { invoke, invokeTogether } = pluginTransport(plugins, { received: { bytes: body, form: 'review', request } });
  * `invokeTogether` (the validating hooks, started together by the chain) sends the calls of one
  * plugin that declares `admit_batch` in one message; each call keeps its own timeout and outcome.
- * Building it costs two closures; channels and streams live in the PluginClients.
+ * Building it costs an object and two bound methods; channels and streams live in the PluginClients.
  */
 import type { HookCall, HookFailure, HookGroupInvoker, HookInvoker, HookReply } from '@hookgate/admission';
 import type { BatchCall, CallFailure, PluginClient, TransportOutcome } from '@hookgate/plugin-client';
@@ -42,12 +42,63 @@ export function pluginInvoker(clients: PluginClients, options: PluginInvokerOpti
 }
 
 export function pluginTransport(clients: PluginClients, options: PluginInvokerOptions = {}): PluginTransport {
-  const now = options.now ?? Date.now;
-  const received = options.received;
-  const cache = new ReviewEncodeCache();
+  const transport = new ReviewTransport(clients, options.now ?? Date.now, options.received);
+  // Bound methods, not closures: under tsx (keepNames) every named closure made per review costs a defineProperty.
+  return {
+    invoke: transport.invoke.bind(transport) satisfies HookInvoker,
+    invokeTogether: transport.invokeTogether.bind(transport) satisfies HookGroupInvoker,
+  };
+}
+
+/** The plugin calls of one review: the clients, the clock, the received bytes, what the calls share. */
+class ReviewTransport {
+  readonly #cache = new ReviewEncodeCache();
+
+  constructor(
+    private readonly clients: PluginClients,
+    private readonly now: () => number,
+    private readonly received: ReceivedRequest | undefined,
+  ) {}
+
+  invoke(call: HookCall, signal: AbortSignal): Promise<HookReply> {
+    const client = this.#clientOf(call);
+    return isReply(client) ? Promise.resolve(client) : this.#invokeOn(client, call, signal);
+  }
+
+  invokeTogether(calls: readonly HookCall[], signal: AbortSignal): Promise<HookReply>[] {
+    const replies = new Array<Promise<HookReply>>(calls.length);
+    // Per plugin, the positions of its calls that can share the first one's request bytes.
+    const groups = new Map<PluginClient, number[]>();
+    for (let k = 0; k < calls.length; k++) {
+      const call = calls[k]!;
+      const client = this.#clientOf(call);
+      if (isReply(client)) replies[k] = Promise.resolve(client);
+      else if (call.deadline - this.now() <= 0) replies[k] = this.#invokeOn(client, call, signal);
+      else {
+        const group = groups.get(client);
+        if (group === undefined) groups.set(client, [k]);
+        else if (shareRequest(calls[group[0]!]!, call)) group.push(k);
+        else replies[k] = this.#invokeOn(client, call, signal);
+      }
+    }
+    for (const [client, positions] of groups) {
+      if (positions.length === 1) {
+        const k = positions[0]!;
+        replies[k] = this.#invokeOn(client, calls[k]!, signal);
+        continue;
+      }
+      const answers = this.#batch(
+        client,
+        positions.map((k) => calls[k]!),
+        signal,
+      );
+      positions.forEach((k, i) => (replies[k] = answers[i]!));
+    }
+    return replies;
+  }
 
   /** The client of a call's plugin, or the failure that says why there is none. */
-  const clientOf = (call: HookCall): PluginClient | HookReply => {
+  #clientOf(call: HookCall): PluginClient | HookReply {
     const target = call.hook.target;
     if (target.kind !== 'plugin') {
       return fail(
@@ -56,7 +107,7 @@ export function pluginTransport(clients: PluginClients, options: PluginInvokerOp
         ),
       );
     }
-    const client = clients.get(target.plugin);
+    const client = this.clients.get(target.plugin);
     if (client === undefined) {
       return fail(
         clientFailure(
@@ -65,30 +116,25 @@ export function pluginTransport(clients: PluginClients, options: PluginInvokerOp
       );
     }
     return client;
-  };
+  }
 
-  const invokeOn = async (client: PluginClient, call: HookCall, signal: AbortSignal): Promise<HookReply> => {
+  async #invokeOn(client: PluginClient, call: HookCall, signal: AbortSignal): Promise<HookReply> {
     const url = pluginUrl(pluginOf(call), call.hook.name, call.timeoutSeconds);
-    const timeoutMs = call.deadline - now();
+    const timeoutMs = call.deadline - this.now();
     if (timeoutMs <= 0) return fail(timeoutFailure(url));
     const outcome = await client.admit(
-      (capabilities) => encodeCall(call, capabilities, received, cache, timeoutMs),
+      (capabilities) => encodeCall(call, capabilities, this.received, this.#cache, timeoutMs),
       timeoutMs,
       signal,
       { timeoutCounts: ownTimeoutBinds(call, timeoutMs) },
     );
     return replyOf(call, outcome, url, pluginOf(call));
-  };
-
-  const invoke = (call: HookCall, signal: AbortSignal): Promise<HookReply> => {
-    const client = clientOf(call);
-    return isReply(client) ? Promise.resolve(client) : invokeOn(client, call, signal);
-  };
+  }
 
   /** Calls of one plugin that share the request: one admitBatch, one promise per call. */
-  const batch = (client: PluginClient, calls: readonly HookCall[], signal: AbortSignal): Promise<HookReply>[] => {
+  #batch(client: PluginClient, calls: readonly HookCall[], signal: AbortSignal): Promise<HookReply>[] {
     const first = calls[0]!;
-    const at = now();
+    const at = this.now();
     const entries: BatchCall[] = calls.map((call) => {
       const timeoutMs = call.deadline - at;
       return {
@@ -101,7 +147,7 @@ export function pluginTransport(clients: PluginClients, options: PluginInvokerOp
       };
     });
     const outcomes = client.admitBatch(
-      (capabilities) => encodeRequestFields(first, capabilities, received, cache),
+      (capabilities) => encodeRequestFields(first, capabilities, this.received, this.#cache),
       entries,
       signal,
     );
@@ -110,40 +156,7 @@ export function pluginTransport(clients: PluginClients, options: PluginInvokerOp
       const url = pluginUrl(plugin, call.hook.name, call.timeoutSeconds);
       return outcomes[k]!.then((outcome) => replyOf(call, outcome, url, plugin));
     });
-  };
-
-  const invokeTogether = (calls: readonly HookCall[], signal: AbortSignal): Promise<HookReply>[] => {
-    const replies = new Array<Promise<HookReply>>(calls.length);
-    // Per plugin, the positions of its calls that can share the first one's request bytes.
-    const groups = new Map<PluginClient, number[]>();
-    calls.forEach((call, k) => {
-      const client = clientOf(call);
-      if (isReply(client)) replies[k] = Promise.resolve(client);
-      else if (call.deadline - now() <= 0) replies[k] = invokeOn(client, call, signal);
-      else {
-        const group = groups.get(client);
-        if (group === undefined) groups.set(client, [k]);
-        else if (shareRequest(calls[group[0]!]!, call)) group.push(k);
-        else replies[k] = invokeOn(client, call, signal);
-      }
-    });
-    for (const [client, positions] of groups) {
-      if (positions.length === 1) {
-        const k = positions[0]!;
-        replies[k] = invokeOn(client, calls[k]!, signal);
-        continue;
-      }
-      const answers = batch(
-        client,
-        positions.map((k) => calls[k]!),
-        signal,
-      );
-      positions.forEach((k, i) => (replies[k] = answers[i]!));
-    }
-    return replies;
-  };
-
-  return { invoke: invoke satisfies HookInvoker, invokeTogether: invokeTogether satisfies HookGroupInvoker };
+  }
 }
 
 function isReply(value: PluginClient | HookReply): value is HookReply {
