@@ -40,6 +40,7 @@ import {
   reconcileQueueName,
   redactRedisUrl,
   type ProcessJobDeps,
+  type PublishedPluginTls,
   type RedisClient,
   type ResyncResult,
   type ReadObject,
@@ -143,9 +144,9 @@ export async function buildController(config: ControllerConfig, options: Control
   let dashboard: Dashboard | undefined;
 
   /** Starts serving one plugin's queue: its client, worker and events listener. */
-  const servePlugin = (plugin: ControllerPlugin): ServedPlugin => {
+  const servePlugin = (plugin: ControllerPlugin, registeredTls?: PublishedPluginTls): ServedPlugin => {
     const client = createPluginClient(plugin.name, plugin.target, {
-      ...clientOptions(plugin),
+      ...clientOptions(plugin, registeredTls),
       // Jobs of a failing plugin wait without a line each (debug); its circuit opening is the warn line.
       onCircuitStateChange: (name, state, previous) => {
         if (state === 'open') {
@@ -304,7 +305,20 @@ export async function buildController(config: ControllerConfig, options: Control
       staticPlugins: config.plugins,
       pollMs: config.registeredPlugins.pollMs,
       logger,
-      start: async (plugin) => scheduleResync(servePlugin({ name: plugin.name, target: plugin.target })),
+      // TLS as registered; the client identity presented (mTLS) is this controller's own setting.
+      start: async (plugin) =>
+        scheduleResync(
+          servePlugin(
+            {
+              name: plugin.name,
+              target: plugin.target,
+              ...(plugin.tls === undefined || config.registeredPlugins.clientTls === undefined
+                ? {}
+                : { tls: config.registeredPlugins.clientTls }),
+            },
+            plugin.tls,
+          ),
+        ),
       stop: unservePlugin,
     });
   }
@@ -373,9 +387,17 @@ interface ServedPlugin {
   readonly probe: QueueProbe;
 }
 
-function clientOptions(plugin: ControllerPlugin): { tls?: PluginTls } {
-  const tls = loadPluginTls(plugin.tls);
-  return tls === undefined ? {} : { tls };
+/** The configured TLS files read, plus a registered plugin's CA and server name (public material). */
+function clientOptions(plugin: ControllerPlugin, registered?: PublishedPluginTls): { tls?: PluginTls } {
+  const files = loadPluginTls(plugin.tls);
+  if (registered === undefined) return files === undefined ? {} : { tls: files };
+  return {
+    tls: {
+      ...files,
+      ca: registered.ca,
+      ...(registered.serverName === undefined ? {} : { serverName: registered.serverName }),
+    },
+  };
 }
 
 function probeOf(plugin: string, queue: Queue): QueueProbe {
