@@ -14,6 +14,7 @@
  * jobs keep their lock until it lapses, then stall and run again on another (or the next)
  * controller. A Reconcile is idempotent, so running one twice is safe; waiting forever is not.
  */
+import { readFileSync } from 'node:fs';
 import { loadPluginTls } from '@hookgate/config';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { Registry } from 'prom-client';
@@ -78,6 +79,7 @@ const HAND_BACK_MAX_MS = 1_000;
 
 export async function buildController(config: ControllerConfig, options: ControllerOptions = {}): Promise<Controller> {
   const logger = options.logger ?? createLogger({ component: 'controller', level: config.logLevel });
+  checkClientTlsFiles(config.registeredPlugins.clientTls);
   const registry = options.registry ?? createMetricsRegistry({ collectDefault: true });
   const now = options.now ?? Date.now;
   const stopping = new AbortController();
@@ -385,6 +387,26 @@ interface ServedPlugin {
   /** The worker's and the events listener's own connections (the queue shares one). */
   readonly connections: readonly RedisClient[];
   readonly probe: QueueProbe;
+}
+
+/**
+ * The client identity for registered plugins is read at every start of one: an unreadable file
+ * would only show when a TLS plugin registers. Said at start instead.
+ */
+function checkClientTlsFiles(clientTls: ControllerConfig['registeredPlugins']['clientTls']): void {
+  if (clientTls === undefined) return;
+  for (const [field, file] of [
+    ['certFile', clientTls.certFile],
+    ['keyFile', clientTls.keyFile],
+  ] as const) {
+    try {
+      readFileSync(file);
+    } catch (error) {
+      throw new Error(
+        `registeredPlugins.clientTls.${field}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}): give the client certificate and key presented to plugins registered with TLS, or remove registeredPlugins.clientTls`,
+      );
+    }
+  }
 }
 
 /** The configured TLS files read, plus a registered plugin's CA and server name (public material). */
