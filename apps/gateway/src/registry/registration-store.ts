@@ -271,13 +271,13 @@ export class RegistrationStore {
     if (this.#entries.has(saved.plugin)) return `plugin ${JSON.stringify(saved.plugin)} is registered already`;
     const declared = this.#static.plugins.find((p) => p.name === saved.plugin);
     if (declared !== undefined) return staticPlugin(saved.plugin, declared.target, 'register').message;
-    // Saved by an older gateway (plaintext to a network target), or a CA that expired meanwhile.
-    const tls = checkRegistrationTls(
-      saved.target,
-      saved.tls === undefined ? undefined : { caPem: saved.tls.ca, ...saved.tls },
-      new Date(this.#now()),
-    );
-    if (!tls.ok) return invalidRegistration(saved.plugin, tls.problems).message;
+    // Plaintext to a network target, saved by a gateway from before registrations had TLS: serving it
+    // would mean calling in plaintext. (A saved CA is not checked again: one that expired makes the
+    // calls fail, so Fail hooks fail closed instead of vanishing.)
+    if (saved.tls === undefined) {
+      const plaintext = checkRegistrationTls(saved.target, undefined);
+      if (!plaintext.ok) return invalidRegistration(saved.plugin, plaintext.problems).message;
+    }
     const knownPlugins = new Set([saved.plugin]);
     const configurations: DefaultedConfiguration[] = [];
     const invalid: string[] = [];

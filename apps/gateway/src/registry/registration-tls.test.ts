@@ -168,4 +168,22 @@ describe('RegistrationStore with TLS registrations', () => {
       },
     ]);
   });
+
+  it('restores a saved TLS registration as saved, even once its CA expired (calls then fail, Fail hooks fail closed)', async () => {
+    const t = Date.UTC(2026, 0, 1);
+    const old = await createCertificateAuthority(new Date(t - 10 * DAY_MS), DAY_MS);
+    const store = new RegistrationStore({ now: () => t });
+    const saved = {
+      plugin: 'labels',
+      target: '10.0.0.5:7001',
+      tls: { ca: old.certPem, serverName: 'labels' },
+      configurations: [],
+      leaseSeconds: 30,
+      registeredAt: t,
+      renewedAt: t,
+      expiresAt: t + 30_000,
+    };
+    expect(store.restore([saved]).dropped).toEqual([]);
+    expect(store.snapshot().registrations[0]?.tls).toEqual(saved.tls);
+  });
 });
