@@ -16,8 +16,14 @@ import { gatewayConfigYaml, webhookConfiguration } from './gateway-config.js';
 export const RECONCILE_HOOK = 'effect.reconcile.test';
 
 /** test/fixtures/plugins/reconcile-plugin.ts; `hold-*` objects wait for `releaseFile`. */
-export function startReconcilePlugin(listen: string, name: string, releaseFile: string): Promise<PluginProcess> {
-  return startPlugin('reconcile-plugin.ts', [listen, name, releaseFile]);
+/** `env`: RECONCILE_PLUGIN_TLS_CERT, _KEY (serve TLS) and _CLIENT_CA (require mTLS), PEM file paths. */
+export function startReconcilePlugin(
+  listen: string,
+  name: string,
+  releaseFile: string,
+  env?: Readonly<Record<string, string>>,
+): Promise<PluginProcess> {
+  return startPlugin('reconcile-plugin.ts', [listen, name, releaseFile], env);
 }
 
 interface PrintedLine {

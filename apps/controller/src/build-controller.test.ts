@@ -511,3 +511,14 @@ describe('queue dashboard', () => {
     expect(await queue.getJobState(failed.jobId)).toBe('failed');
   });
 });
+
+describe('registered plugins: the client identity', () => {
+  it('refuses to start when registeredPlugins.clientTls names a file it cannot read, naming the field', async () => {
+    const config = controllerConfig(`{hgtest-${randomUUID().slice(0, 8)}}`, server.target, {
+      registeredPlugins: { clientTls: { certFile: '/nonexistent/client.crt', keyFile: '/nonexistent/client.key' } },
+    });
+    await expect(buildController(config, { registry: createMetricsRegistry() })).rejects.toThrow(
+      /^registeredPlugins\.clientTls\.certFile: cannot read \/nonexistent\/client\.crt \(ENOENT\): give the client certificate and key/,
+    );
+  });
+});

@@ -14,6 +14,7 @@
  * jobs keep their lock until it lapses, then stall and run again on another (or the next)
  * controller. A Reconcile is idempotent, so running one twice is safe; waiting forever is not.
  */
+import { readFileSync } from 'node:fs';
 import { loadPluginTls } from '@hookgate/config';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { Registry } from 'prom-client';
@@ -40,6 +41,7 @@ import {
   reconcileQueueName,
   redactRedisUrl,
   type ProcessJobDeps,
+  type PublishedPluginTls,
   type RedisClient,
   type ResyncResult,
   type ReadObject,
@@ -77,6 +79,7 @@ const HAND_BACK_MAX_MS = 1_000;
 
 export async function buildController(config: ControllerConfig, options: ControllerOptions = {}): Promise<Controller> {
   const logger = options.logger ?? createLogger({ component: 'controller', level: config.logLevel });
+  checkClientTlsFiles(config.registeredPlugins.clientTls);
   const registry = options.registry ?? createMetricsRegistry({ collectDefault: true });
   const now = options.now ?? Date.now;
   const stopping = new AbortController();
@@ -143,9 +146,9 @@ export async function buildController(config: ControllerConfig, options: Control
   let dashboard: Dashboard | undefined;
 
   /** Starts serving one plugin's queue: its client, worker and events listener. */
-  const servePlugin = (plugin: ControllerPlugin): ServedPlugin => {
+  const servePlugin = (plugin: ControllerPlugin, registeredTls?: PublishedPluginTls): ServedPlugin => {
     const client = createPluginClient(plugin.name, plugin.target, {
-      ...clientOptions(plugin),
+      ...clientOptions(plugin, registeredTls),
       // Jobs of a failing plugin wait without a line each (debug); its circuit opening is the warn line.
       onCircuitStateChange: (name, state, previous) => {
         if (state === 'open') {
@@ -304,7 +307,20 @@ export async function buildController(config: ControllerConfig, options: Control
       staticPlugins: config.plugins,
       pollMs: config.registeredPlugins.pollMs,
       logger,
-      start: async (plugin) => scheduleResync(servePlugin({ name: plugin.name, target: plugin.target })),
+      // TLS as registered; the client identity presented (mTLS) is this controller's own setting.
+      start: async (plugin) =>
+        scheduleResync(
+          servePlugin(
+            {
+              name: plugin.name,
+              target: plugin.target,
+              ...(plugin.tls === undefined || config.registeredPlugins.clientTls === undefined
+                ? {}
+                : { tls: config.registeredPlugins.clientTls }),
+            },
+            plugin.tls,
+          ),
+        ),
       stop: unservePlugin,
     });
   }
@@ -373,9 +389,37 @@ interface ServedPlugin {
   readonly probe: QueueProbe;
 }
 
-function clientOptions(plugin: ControllerPlugin): { tls?: PluginTls } {
-  const tls = loadPluginTls(plugin.tls);
-  return tls === undefined ? {} : { tls };
+/**
+ * The client identity for registered plugins is read at every start of one: an unreadable file
+ * would only show when a TLS plugin registers. Said at start instead.
+ */
+function checkClientTlsFiles(clientTls: ControllerConfig['registeredPlugins']['clientTls']): void {
+  if (clientTls === undefined) return;
+  for (const [field, file] of [
+    ['certFile', clientTls.certFile],
+    ['keyFile', clientTls.keyFile],
+  ] as const) {
+    try {
+      readFileSync(file);
+    } catch (error) {
+      throw new Error(
+        `registeredPlugins.clientTls.${field}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}): give the client certificate and key presented to plugins registered with TLS, or remove registeredPlugins.clientTls`,
+      );
+    }
+  }
+}
+
+/** The configured TLS files read, plus a registered plugin's CA and server name (public material). */
+function clientOptions(plugin: ControllerPlugin, registered?: PublishedPluginTls): { tls?: PluginTls } {
+  const files = loadPluginTls(plugin.tls);
+  if (registered === undefined) return files === undefined ? {} : { tls: files };
+  return {
+    tls: {
+      ...files,
+      ca: registered.ca,
+      ...(registered.serverName === undefined ? {} : { serverName: registered.serverName }),
+    },
+  };
 }
 
 function probeOf(plugin: string, queue: Queue): QueueProbe {

@@ -73,6 +73,7 @@ describe('readControllerConfig', () => {
           tls: { caFile: 'ca.pem', certFile: '/abs/cert.pem', keyFile: 'key.pem', serverName: 'ledger' },
         },
       ],
+      registeredPlugins: { clientTls: { certFile: 'client.crt', keyFile: 'client.key' } },
       kubernetes: { mode: 'kubeconfig', kubeconfig: 'kube/config' },
       concurrency: 2,
       lockDurationMs: 30_000,
@@ -96,6 +97,11 @@ describe('readControllerConfig', () => {
       certFile: '/abs/cert.pem',
       keyFile: '/etc/hookgate/key.pem',
       serverName: 'ledger',
+    });
+    expect(result.config.registeredPlugins).toEqual({
+      enabled: true,
+      pollMs: 2_000,
+      clientTls: { certFile: '/etc/hookgate/client.crt', keyFile: '/etc/hookgate/client.key' },
     });
     expect(result.config.kubernetes).toEqual({ mode: 'kubeconfig', kubeconfig: '/etc/hookgate/kube/config' });
     expect(result.config.backoff).toEqual({ baseMs: 10, capMs: 100 });
@@ -156,6 +162,11 @@ describe('readControllerConfig', () => {
       name: 'a client certificate without its key',
       document: { plugins: [{ name: 'a', target: 'a:1', tls: { certFile: 'c.pem' } }] },
       errors: ['plugins[0].tls.keyFile: Required value: certFile and keyFile go together'],
+    },
+    {
+      name: 'a registered-plugin client key without its certificate',
+      document: { registeredPlugins: { clientTls: { keyFile: 'k.pem' } } },
+      errors: ['registeredPlugins.clientTls.certFile: Required value: certFile and keyFile go together'],
     },
     {
       name: 'a bad Redis URL and prefix',

@@ -6,6 +6,7 @@
  *   redis: { url: redis://127.0.0.1:6379, prefix: "{hookgate}" }   # or redis+sentinel://, redis+cluster://
  *   plugins:
  *     - { name: ledger, target: unix:///run/hookgate/ledger.sock }
+ *   registeredPlugins: { clientTls: { certFile: client.crt, keyFile: client.key } }   # mTLS to registered plugins
  *   kubernetes: { mode: inCluster }            # or { mode: kubeconfig, kubeconfig: ~/.kube/config }
  *   concurrency: 8
  *   health: { host: 127.0.0.1, port: 9464 }
@@ -14,7 +15,13 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FieldReader, formatFieldError } from '@hookgate/admission';
-import { readPluginList, type PluginConfiguration, type PluginTls } from '@hookgate/config';
+import {
+  readClientTls,
+  readPluginList,
+  type PluginConfiguration,
+  type PluginTls,
+  type RegistryClientTls,
+} from '@hookgate/config';
 import { LOG_LEVELS, type LogLevel } from '@hookgate/observability';
 import { DEFAULT_QUEUE_PREFIX, validateQueuePrefix } from '@hookgate/queue';
 import { clusterPrefixProblem, parseRedisUrl, redactRedisUrl } from '@hookgate/queue/redis-url';
@@ -31,7 +38,15 @@ export interface ControllerConfig {
   /** Plugins served whatever the gateways publish (they win over a registered plugin of the same name). */
   readonly plugins: readonly ControllerPlugin[];
   /** Plugins registered at run time with a gateway's Registry, read from what gateways publish in Redis. */
-  readonly registeredPlugins: { readonly enabled: boolean; readonly pollMs: number };
+  readonly registeredPlugins: {
+    readonly enabled: boolean;
+    readonly pollMs: number;
+    /**
+     * The client certificate and key presented to plugins registered with TLS (those requiring mTLS).
+     * Their CA comes from the registration, as the gateway published it.
+     */
+    readonly clientTls?: RegistryClientTls;
+  };
   readonly kubernetes: ControllerKubernetes;
   /** Jobs one worker (one plugin's queue) runs at once. */
   readonly concurrency: number;
@@ -110,6 +125,10 @@ const DAY_MS = 86_400_000;
 export function readControllerConfig(document: unknown, environment: ConfigEnvironment): ConfigResult {
   const top = FieldReader.of(document ?? {});
   const path = (p: string) => (isAbsolute(p) ? p : resolve(environment.configDir, p));
+  const optionalPath = (r: FieldReader, name: string) => {
+    const v = r.string(name);
+    return v === undefined ? undefined : path(v);
+  };
 
   const redisReader = top.object('redis');
   const fileUrl = redisReader.string('url', CONTROLLER_DEFAULTS.redisUrl);
@@ -131,9 +150,13 @@ export function readControllerConfig(document: unknown, environment: ConfigEnvir
   redisReader.finish();
 
   const registeredReader = top.object('registeredPlugins');
+  const clientTls = registeredReader.has('clientTls')
+    ? readClientTls(registeredReader.object('clientTls'), optionalPath)
+    : undefined;
   const registeredPlugins = {
     enabled: registeredReader.bool('enabled', true),
     pollMs: registeredReader.int('pollMs', CONTROLLER_DEFAULTS.registeredPluginsPollMs, { min: 100, max: 60_000 }),
+    ...(clientTls === undefined ? {} : { clientTls }),
   };
   registeredReader.finish();
   const plugins = readPlugins(top, path, registeredPlugins.enabled);

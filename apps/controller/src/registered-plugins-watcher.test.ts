@@ -43,7 +43,7 @@ async function start(options: { staticPlugins?: ControllerPlugin[]; failStart?: 
     logger,
     start: async (plugin) => {
       if (plugin.name === options.failStart) throw new Error('bad target');
-      calls.push(`start ${plugin.name} ${plugin.target}`);
+      calls.push(`start ${plugin.name} ${plugin.target}${plugin.tls ? ` tls ${plugin.tls.serverName ?? ''}` : ''}`);
     },
     stop: async (name) => void calls.push(`stop ${name}`),
   });
@@ -97,6 +97,23 @@ describe('watchRegisteredPlugins', () => {
     expect(t.logs.map((l) => l['msg'])).toContain(
       'stopped serving registered plugin ledger: no gateway publishes it any more (deregistered, or its gateway stopped); its jobs wait in its queue',
     );
+  });
+
+  it('hands the registered TLS to the plugin it serves, and serves it afresh when the TLS changes', async () => {
+    const t = await start();
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    await t.publish('gw-a', [{ ...plugin('quota', '10.0.0.5:7443'), tls: { ca, serverName: 'quota' } }]);
+    await until(() => t.calls.length === 1, 'start');
+    await t.publish('gw-a', [{ ...plugin('quota', '10.0.0.5:7443'), tls: { ca, serverName: 'quota-2' } }]);
+    await until(() => t.calls.length === 3, 'restart');
+    expect(t.calls).toEqual([
+      'start quota 10.0.0.5:7443 tls quota',
+      'stop quota',
+      'start quota 10.0.0.5:7443 tls quota-2',
+    ]);
+    expect(t.logs.find((l) => l['msg'] === 'serving registered plugin quota: reconciling its queue')).toMatchObject({
+      tls: true,
+    });
   });
 
   it('leaves a configured plugin of the same name alone, with one warn line when the targets differ', async () => {

@@ -1,7 +1,7 @@
 /**
  * Follows the plugins registered at run time: every `pollMs` it reads what the gateways publish in
  * Redis (`readRegisteredPlugins` of @hookgate/queue: the union of every gateway's set) and starts
- * serving a plugin that appeared, serves afresh one whose target or registration changed, and stops
+ * serving a plugin that appeared, serves afresh one whose target, TLS or registration changed, and stops
  * one no gateway publishes any more. Plugins in the controller's own configuration win over a
  * published one of the same name (a warn line when the targets differ).
  *
@@ -82,7 +82,14 @@ export async function watchRegisteredPlugins(
 
     for (const [name, current] of served) {
       const next = wanted.get(name);
-      if (next !== undefined && next.target === current.target && next.registeredAt === current.registeredAt) continue;
+      if (
+        next !== undefined &&
+        next.target === current.target &&
+        next.registeredAt === current.registeredAt &&
+        next.tls?.ca === current.tls?.ca &&
+        next.tls?.serverName === current.tls?.serverName
+      )
+        continue;
       served.delete(name);
       await options.stop(name);
       if (next === undefined) {
@@ -109,7 +116,13 @@ export async function watchRegisteredPlugins(
       failedStarts.delete(name);
       served.set(name, plugin);
       logger.info(
-        { plugin: name, target: plugin.target, gateways: plugin.gateways, registeredAt: plugin.registeredAt },
+        {
+          plugin: name,
+          target: plugin.target,
+          tls: plugin.tls !== undefined,
+          gateways: plugin.gateways,
+          registeredAt: plugin.registeredAt,
+        },
         `serving registered plugin ${name}: reconciling its queue`,
       );
     }

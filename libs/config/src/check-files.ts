@@ -13,6 +13,8 @@ export function referencedFiles(g: GatewayConfiguration): [field: string, file: 
     ['admission.tls.clientCAFile', g.admission.tls.clientCAFile],
     ['admission.bearerTokenFile', g.admission.bearerTokenFile],
     ['kubernetes.kubeconfig', g.kubernetes.kubeconfig],
+    ['registry.clientTls.certFile', g.registry.clientTls?.certFile],
+    ['registry.clientTls.keyFile', g.registry.clientTls?.keyFile],
   ];
   g.plugins.forEach((p, i) => {
     out.push(

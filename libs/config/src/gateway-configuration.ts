@@ -97,6 +97,16 @@ export interface RegistryListener {
   readonly disabled: boolean;
   /** Unix socket of the Registry gRPC service; its file permissions are the authentication. */
   readonly socket: string;
+  /**
+   * The client certificate and key the gateway presents to plugins registered with TLS (for plugins
+   * that require mTLS). The CA that verifies a plugin comes from its registration; no key ever does.
+   */
+  readonly clientTls?: RegistryClientTls;
+}
+
+export interface RegistryClientTls {
+  readonly certFile: string;
+  readonly keyFile: string;
 }
 
 /** Rules the gateway's registration reserves for hooks registered at run time (through the Registry). */

@@ -16,7 +16,7 @@ export type { ConfigError, ConfigRule } from './config-error.js';
 export { loadConfiguration } from './load-configuration.js';
 export type { ConfigSource, LoadOptions, LoadedConfiguration } from './load-configuration.js';
 export { parseGatewayConfiguration } from './parse-gateway-configuration.js';
-export { loadPluginTls, readPluginList, targetProblem } from './plugin-list.js';
+export { loadPluginTls, readClientTls, readPluginList, targetProblem } from './plugin-list.js';
 export type { PathReader, PluginListOptions } from './plugin-list.js';
 export { ConfigurationHolder } from './configuration-holder.js';
 export type { ConfigurationSnapshot, HolderOptions, Prepare, ReloadOutcome } from './configuration-holder.js';

@@ -78,7 +78,10 @@ describe('parseGatewayConfiguration defaults', () => {
         timeouts: { safetyMarginMs: 200, defaultRequestTimeoutSeconds: 30 },
         audit: { patchAnnotations: true },
         workers: 1,
-        registry: { socket: '/run/hookgate/registry.sock' },
+        registry: {
+          socket: '/run/hookgate/registry.sock',
+          clientTls: { certFile: 'registry-client.crt', keyFile: '/abs/registry-client.key' },
+        },
         logLevel: 'debug',
       },
       env,
@@ -111,7 +114,11 @@ describe('parseGatewayConfiguration defaults', () => {
       },
     ]);
     expect(r.value.kubernetes).toEqual({ mode: 'kubeconfig', kubeconfig: '/etc/hookgate/kubeconfig' });
-    expect(r.value.registry).toEqual({ disabled: false, socket: '/run/hookgate/registry.sock' });
+    expect(r.value.registry).toEqual({
+      disabled: false,
+      socket: '/run/hookgate/registry.sock',
+      clientTls: { certFile: '/etc/hookgate/registry-client.crt', keyFile: '/abs/registry-client.key' },
+    });
     expect(r.value.audit).toEqual({ patchAnnotations: true });
   });
 
@@ -363,6 +370,14 @@ describe('parseGatewayConfiguration errors', () => {
       name: 'registry socket too long',
       doc: { registry: { socket: `/${'x'.repeat(120)}` } },
       want: ['registry.socket: Invalid value: "/xxxx'],
+    },
+    {
+      name: 'a registry client certificate without its key, and a CA (it comes from each registration)',
+      doc: { registry: { clientTls: { certFile: 'c.crt', caFile: 'ca.crt' } } },
+      want: [
+        'registry.clientTls.keyFile: Required value: certFile and keyFile go together',
+        'registry.clientTls.caFile: Unknown field',
+      ],
     },
   ];
   for (const c of cases) {

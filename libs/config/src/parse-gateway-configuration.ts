@@ -19,7 +19,7 @@ import {
 import type { FieldError, Result, RuleWithOperations } from '@hookgate/admission';
 import { LOG_LEVELS } from '@hookgate/observability';
 import { issueFromFieldError, type DocumentIssue } from './config-error.js';
-import { MAX_UNIX_SOCKET_PATH_BYTES, isHost, readPluginList, type PathReader } from './plugin-list.js';
+import { MAX_UNIX_SOCKET_PATH_BYTES, isHost, readClientTls, readPluginList, type PathReader } from './plugin-list.js';
 import { readQueueSettings } from './parse-queue-settings.js';
 import { DEFAULTS, GATEWAY_API_VERSION, GATEWAY_KIND } from './gateway-configuration.js';
 import type {
@@ -85,9 +85,13 @@ export function parseGatewayConfiguration(
   const workers = top.int('workers', Math.max(1, env.cpus), { min: 1, max: 256 });
 
   const registryReader = top.object('registry');
+  const clientTls = registryReader.has('clientTls')
+    ? readClientTls(registryReader.object('clientTls'), optionalPath)
+    : undefined;
   const registry = {
     disabled: registryReader.bool('disabled', false),
     socket: optionalPath(registryReader, 'socket') ?? resolve(stateDir, 'registry.sock'),
+    ...(clientTls === undefined ? {} : { clientTls }),
   };
   if (!registry.disabled && Buffer.byteLength(registry.socket) > MAX_UNIX_SOCKET_PATH_BYTES) {
     registryReader.report(

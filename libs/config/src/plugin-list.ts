@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { duplicate, invalid, isDns1123Subdomain, required, type FieldReader } from '@hookgate/admission';
-import type { PluginConfiguration, PluginTls } from './gateway-configuration.js';
+import type { PluginConfiguration, PluginTls, RegistryClientTls } from './gateway-configuration.js';
 
 /** sun_path is 108 bytes including the terminating NUL. */
 export const MAX_UNIX_SOCKET_PATH_BYTES = 107;
@@ -83,6 +83,24 @@ function readPluginTls(t: FieldReader, optionalPath: PathReader): PluginTls {
     ...(keyFile ? { keyFile } : {}),
     ...(serverName ? { serverName } : {}),
   };
+}
+
+/**
+ * `clientTls` (the gateway's `registry.clientTls`, the controller's `registeredPlugins.clientTls`): the
+ * client certificate presented to plugins registered with TLS; both files or neither.
+ */
+export function readClientTls(t: FieldReader, optionalPath: PathReader): RegistryClientTls | undefined {
+  const certFile = optionalPath(t, 'certFile');
+  const keyFile = optionalPath(t, 'keyFile');
+  if (certFile === undefined || keyFile === undefined)
+    t.report(
+      required(
+        t.path.child(certFile === undefined ? 'certFile' : 'keyFile'),
+        'certFile and keyFile go together: the client certificate presented to plugins registered with TLS, and its key',
+      ),
+    );
+  t.finish();
+  return certFile === undefined || keyFile === undefined ? undefined : { certFile, keyFile };
 }
 
 /** The TLS files of a plugin, read, in the shape @hookgate/plugin-client's `tls` option takes. */

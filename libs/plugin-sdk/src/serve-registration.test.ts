@@ -75,6 +75,7 @@ describe('servePlugin registers with the gateway', () => {
       target: server.target,
       configurations: [Buffer.from(configuration)],
       leaseSeconds: 10,
+      tls: null,
     });
     await expect.poll(() => calls.register.length >= 2, { timeout: 3_000, message: 'a lease renewal' }).toBe(true);
     expect(await server.registration?.deregister()).toEqual(['labels/labels.example.com']);

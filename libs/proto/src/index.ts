@@ -51,6 +51,7 @@ export type { ReconcileRequest, ReconcileRequest__Output } from './generated/hoo
 export type { ReconcileResponse, ReconcileResponse__Output } from './generated/hookgate/plugin/v1/ReconcileResponse.js';
 export type { AdmissionSummary, AdmissionSummary__Output } from './generated/hookgate/plugin/v1/AdmissionSummary.js';
 export type { RegisterRequest, RegisterRequest__Output } from './generated/hookgate/plugin/v1/RegisterRequest.js';
+export type { RegistrationTls, RegistrationTls__Output } from './generated/hookgate/plugin/v1/RegistrationTls.js';
 export type { RegisterResponse, RegisterResponse__Output } from './generated/hookgate/plugin/v1/RegisterResponse.js';
 export type { DeregisterRequest, DeregisterRequest__Output } from './generated/hookgate/plugin/v1/DeregisterRequest.js';
 export type {

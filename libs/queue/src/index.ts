@@ -102,6 +102,7 @@ export {
   unionOfRegisteredPlugins,
   withdrawRegisteredPlugins,
   type PublishedPlugin,
+  type PublishedPluginTls,
   type PublishedPluginSet,
   type RegisteredPlugin,
   type RegisteredPluginsRead,

@@ -18,7 +18,14 @@ function setOf(gateway: string, plugins: PublishedPluginSet['plugins'], generati
   return { schema: 1, gateway, generation, publishedAt: 1_000, plugins };
 }
 const ledger = { name: 'ledger', target: 'unix:///run/hookgate/ledger.sock', registeredAt: 10, expiresAt: 100 };
-const quota = { name: 'quota', target: '10.0.0.5:7000', registeredAt: 20, expiresAt: 200 };
+const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+const quota = {
+  name: 'quota',
+  target: '10.0.0.5:7000',
+  tls: { ca: CA, serverName: 'quota.plugins' },
+  registeredAt: 20,
+  expiresAt: 200,
+};
 
 describe('registered plugins on Redis', () => {
   let redis: RedisHandle;
@@ -116,13 +123,42 @@ describe('decodePublishedPluginSet', () => {
     },
     { name: 'an empty target', value: { ...good, plugins: [{ ...ledger, target: '' }] }, want: /plugins\[0\].target/ },
     { name: 'no lease end', value: { ...good, plugins: [{ ...ledger, expiresAt: 'soon' }] }, want: /expiresAt/ },
+    {
+      name: 'tls that is not an object',
+      value: { ...good, plugins: [{ ...quota, tls: 'yes' }] },
+      want: /^plugins\[0\]\.tls: must be an object$/,
+    },
+    {
+      name: 'tls without a PEM CA',
+      value: { ...good, plugins: [{ ...quota, tls: { ca: '' } }] },
+      want: /^plugins\[0\]\.tls\.ca: must be a PEM CA bundle$/,
+    },
+    {
+      name: 'an empty server name',
+      value: { ...good, plugins: [{ ...quota, tls: { ca: CA, serverName: '' } }] },
+      want: /^plugins\[0\]\.tls\.serverName:/,
+    },
   ])('refuses $name', ({ value, want }) => {
     expect(decodePublishedPluginSet(JSON.stringify(value))).toMatch(want);
   });
 
   it('keeps only the known fields', () => {
-    const extra = { ...good, extra: true, plugins: [{ ...ledger, tls: { caFile: '/x' } }] };
-    expect(decodePublishedPluginSet(JSON.stringify(extra))).toEqual(good);
+    const extra = {
+      ...good,
+      extra: true,
+      plugins: [
+        { ...ledger, caFile: '/x' },
+        { ...quota, tls: { ...quota.tls, key: 'never read' } },
+      ],
+    };
+    expect(decodePublishedPluginSet(JSON.stringify(extra))).toEqual(setOf('gw', [ledger, quota]));
+  });
+
+  it('decodes the TLS of a registered plugin, and a set published before TLS existed as plaintext plugins', () => {
+    expect(decodePublishedPluginSet(JSON.stringify(setOf('gw', [quota])))).toEqual(setOf('gw', [quota]));
+    const { tls: _tls, ...plaintext } = quota;
+    const older = { schema: 1, gateway: 'gw', generation: 3, publishedAt: 5, plugins: [plaintext] };
+    expect(decodePublishedPluginSet(JSON.stringify(older))).toEqual(older);
   });
 });
 
@@ -133,6 +169,14 @@ describe('unionOfRegisteredPlugins', () => {
     const union = unionOfRegisteredPlugins([setOf('gw-a', [older]), setOf('gw-b', [newer])]);
     expect(union.plugins.get('ledger')).toEqual({ ...newer, gateways: ['gw-b'] });
     expect(union.conflicts).toEqual([{ name: 'ledger', targets: ['unix:///a.sock', 'unix:///b.sock'] }]);
+  });
+
+  it('takes the TLS of the newest registration; only gateways holding that registration extend its lease', () => {
+    const older = { ...quota, tls: { ca: CA.replace('MIIB', 'MIIA') }, registeredAt: 5, expiresAt: 900 };
+    const newer = { ...quota, registeredAt: 50, expiresAt: 300 };
+    const union = unionOfRegisteredPlugins([setOf('gw-a', [older]), setOf('gw-b', [newer])]);
+    expect(union.plugins.get('quota')).toEqual({ ...newer, gateways: ['gw-b'] });
+    expect(union.conflicts).toEqual([]);
   });
 
   it('is empty for no sets', () => {

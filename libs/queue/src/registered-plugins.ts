@@ -17,11 +17,27 @@ import { pluginOfQueueName, QUEUE_NAME_PREFIX } from './queue-names.js';
 export const REGISTERED_PLUGINS_SCHEMA = 1;
 const KEY_NAME = 'hookgate-registered-plugins';
 
-/** One plugin a gateway's Registry holds. Registrations carry no TLS settings: targets are reached as the gateway reaches them. */
+/**
+ * A registration's TLS as published: the CA bundle (PEM) that signs the plugin's serving certificate
+ * and the server name to verify. Public material; a controller presents its own client certificate.
+ */
+export interface PublishedPluginTls {
+  readonly ca: string;
+  readonly serverName?: string;
+}
+
+/**
+ * One plugin a gateway's Registry holds. `tls` was added within schema 1 as an optional member: sets
+ * published before it decode as plaintext plugins, which is what they were (a gateway of that
+ * version called them so). A controller older than `tls` ignores it and calls without TLS, which
+ * the plugin's TLS listener refuses: it fails closed, never in plaintext.
+ */
 export interface PublishedPlugin {
   readonly name: string;
   /** `unix:///abs/path.sock` (reachable on the gateway's node only) or `host:port`. */
   readonly target: string;
+  /** Absent: plaintext (a unix socket or a loopback address; the Registry refuses other targets without TLS). */
+  readonly tls?: PublishedPluginTls;
   /** When this registration started (a new value: the plugin came back, connect afresh). */
   readonly registeredAt: number;
   /** When its lease runs out unless renewed. */
@@ -116,13 +132,15 @@ export function decodePublishedPluginSet(json: string): PublishedPluginSet | str
   const decoded: PublishedPlugin[] = [];
   for (const [i, plugin] of plugins.entries()) {
     if (!isRecord(plugin)) return `plugins[${i}]: must be an object`;
-    const { name, target, registeredAt, expiresAt } = plugin;
+    const { name, target, registeredAt, expiresAt, tls } = plugin;
     if (typeof name !== 'string' || pluginOfQueueName(QUEUE_NAME_PREFIX + name) !== name)
       return `plugins[${i}].name: must be a lowercase RFC 1123 subdomain`;
     if (typeof target !== 'string' || target === '') return `plugins[${i}].target: must be a non-empty string`;
     if (!isCount(registeredAt) || !isCount(expiresAt))
       return `plugins[${i}]: registeredAt and expiresAt must be times in ms`;
-    decoded.push({ name, target, registeredAt, expiresAt });
+    const decodedTls = decodeTls(tls);
+    if (typeof decodedTls === 'string') return `plugins[${i}].tls${decodedTls}`;
+    decoded.push({ name, target, registeredAt, expiresAt, ...(decodedTls === undefined ? {} : { tls: decodedTls }) });
   }
   return { schema: REGISTERED_PLUGINS_SCHEMA, gateway, generation, publishedAt, plugins: decoded };
 }
@@ -158,7 +176,10 @@ export function unionOfRegisteredPlugins(sets: readonly PublishedPluginSet[]): R
     const newest = entries.reduce((a, b) => (b.plugin.registeredAt > a.plugin.registeredAt ? b : a));
     const targets = [...new Set(entries.map((e) => e.plugin.target))].sort();
     if (targets.length > 1) conflicts.push({ name, targets });
-    const same = entries.filter((e) => e.plugin.target === newest.plugin.target);
+    // Only gateways holding the very registration (target and TLS) extend its lease.
+    const same = entries.filter(
+      (e) => e.plugin.target === newest.plugin.target && sameTls(e.plugin.tls, newest.plugin.tls),
+    );
     plugins.set(name, {
       ...newest.plugin,
       expiresAt: Math.max(...same.map((e) => e.plugin.expiresAt)),
@@ -166,6 +187,21 @@ export function unionOfRegisteredPlugins(sets: readonly PublishedPluginSet[]): R
     });
   }
   return { plugins, conflicts };
+}
+
+/** A published plugin's `tls`, undefined when absent, or what is wrong (after the field's path). */
+function decodeTls(tls: unknown): PublishedPluginTls | undefined | string {
+  if (tls === undefined) return undefined;
+  if (!isRecord(tls)) return ': must be an object';
+  const { ca, serverName } = tls;
+  if (typeof ca !== 'string' || !ca.includes('-----BEGIN CERTIFICATE-----')) return '.ca: must be a PEM CA bundle';
+  if (serverName !== undefined && (typeof serverName !== 'string' || serverName === ''))
+    return '.serverName: must be a non-empty string when given';
+  return serverName === undefined ? { ca } : { ca, serverName };
+}
+
+function sameTls(a: PublishedPluginTls | undefined, b: PublishedPluginTls | undefined): boolean {
+  return a?.ca === b?.ca && a?.serverName === b?.serverName;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

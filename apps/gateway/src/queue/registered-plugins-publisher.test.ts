@@ -69,7 +69,14 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 
 describe('startRegisteredPluginsPublisher', () => {
   it('publishes the snapshot once connected, again on each change, and withdraws it at close', async () => {
-    let snapshot: RegistrySnapshot = { generation: 1, registrations: [registration('ledger', 'unix:///l.sock')] };
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    let snapshot: RegistrySnapshot = {
+      generation: 1,
+      registrations: [
+        registration('ledger', 'unix:///l.sock'),
+        { ...registration('quota', '10.0.0.5:7000'), tls: { ca, serverName: 'quota.plugins' } },
+      ],
+    };
     const { publisher, prefix } = start(redis.url, () => snapshot);
     const first = await until(
       () => readRegisteredPlugins(client, prefix),
@@ -78,7 +85,16 @@ describe('startRegisteredPluginsPublisher', () => {
     expect(first.sets[0]).toMatchObject({
       gateway: publisher.gateway,
       generation: 1,
-      plugins: [{ name: 'ledger', target: 'unix:///l.sock', registeredAt: 1_000, expiresAt: 31_000 }],
+      plugins: [
+        { name: 'ledger', target: 'unix:///l.sock', registeredAt: 1_000, expiresAt: 31_000 },
+        {
+          name: 'quota',
+          target: '10.0.0.5:7000',
+          tls: { ca, serverName: 'quota.plugins' },
+          registeredAt: 1_000,
+          expiresAt: 31_000,
+        },
+      ],
     });
     expect(await client.pttl(registeredPluginsKey(prefix, publisher.gateway))).toBeGreaterThan(0);
 

@@ -1,8 +1,8 @@
 /**
  * Tells controllers where the plugins registered at run time listen: the primary publishes its
- * Registry's plugins (name, target, registration start, lease end) to Redis whenever the snapshot
- * changes, and again every REFRESH_MS so the key's TTL never lapses while this gateway runs
- * (`@hookgate/queue` registered-plugins.ts has the keys). A Redis that does not answer only delays
+ * Registry's plugins (name, target, TLS CA and server name, registration start, lease end) to
+ * Redis whenever the snapshot changes, and again every REFRESH_MS so the key's TTL never lapses
+ * while this gateway runs (`@hookgate/queue` registered-plugins.ts has the keys). A Redis that does not answer only delays
  * the publication: the next change, refresh or reconnect publishes the current set.
  *
  * The gateway id is the host name and the registry socket: unique per gateway on a node, the same
@@ -60,6 +60,7 @@ export function publishedSetOf(gateway: string, snapshot: RegistrySnapshot, now:
     plugins: snapshot.registrations.map((r) => ({
       name: r.plugin,
       target: r.target,
+      ...(r.tls === undefined ? {} : { tls: r.tls }),
       registeredAt: r.registeredAt,
       expiresAt: r.expiresAt,
     })),

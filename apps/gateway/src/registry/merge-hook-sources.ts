@@ -47,6 +47,7 @@ export function mergeHookSources(
       target: registration.target,
       source: 'registered',
       registeredAt: registration.registeredAt,
+      ...(registration.tls === undefined ? {} : { tls: registration.tls }),
     });
   }
   if (problems.length > 0) return err(problems);

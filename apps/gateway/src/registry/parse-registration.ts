@@ -7,11 +7,14 @@ import { formatFieldError, isDns1123Subdomain, parseWebhookConfiguration } from 
 import type { DefaultedConfiguration } from '@hookgate/admission';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { targetProblem as pluginTargetProblem } from '@hookgate/config';
-import type { RegisterInput } from './types.js';
+import { checkRegistrationTls } from './registration-tls.js';
+import type { RegisteredTls, RegisterInput } from './types.js';
 
 export interface ParsedRegistration {
   readonly plugin: string;
   readonly target: string;
+  /** Absent: called in plaintext (a unix socket or a loopback address). */
+  readonly tls?: RegisteredTls;
   readonly configurations: readonly DefaultedConfiguration[];
 }
 
@@ -36,12 +39,18 @@ export function parseRegistration(input: RegisterInput, options: ParseOptions = 
     for (const msg of isDns1123Subdomain(plugin))
       problems.push(`plugin: Invalid value: ${JSON.stringify(plugin)}: ${msg}`);
 
+  let tls: RegisteredTls | undefined;
   if (input.target === '')
     problems.push('target: Required value: where the gateway calls the plugin (unix:///path.sock or host:port)');
   else {
     const targetProblem = pluginTargetProblem(input.target);
     if (targetProblem !== undefined)
       problems.push(`target: Invalid value: ${JSON.stringify(input.target)}: ${targetProblem}`);
+    else {
+      const checked = checkRegistrationTls(input.target, input.tls);
+      if (checked.ok) tls = checked.tls;
+      else problems.push(...checked.problems);
+    }
   }
 
   const configurations: DefaultedConfiguration[] = [];
@@ -75,7 +84,7 @@ export function parseRegistration(input: RegisterInput, options: ParseOptions = 
   });
 
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { plugin, target: input.target, configurations } };
+  return { ok: true, value: { plugin, target: input.target, ...(tls === undefined ? {} : { tls }), configurations } };
 }
 
 type SplitDocument =

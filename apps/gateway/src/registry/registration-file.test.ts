@@ -22,4 +22,25 @@ describe('RegistrationFileWriter', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await loadRegistrations(file)).toEqual([]);
   });
+
+  it('keeps the TLS of a registration (CA bundle and server name) across a restart', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'hookgate-registrations-'));
+    dirs.push(base);
+    const file = join(base, 'registrations.json');
+    const writer = new RegistrationFileWriter(file, () => undefined);
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const saved = {
+      plugin: 'quota',
+      target: '10.0.0.5:7443',
+      tls: { ca, serverName: 'quota' },
+      configurations: [],
+      leaseSeconds: 30,
+      registeredAt: 1,
+      renewedAt: 2,
+      expiresAt: 3,
+    };
+    writer.save({ generation: 2, registrations: [{ ...saved, lease: 'active', served: [] }] });
+    await writer.flush();
+    expect(await loadRegistrations(file)).toEqual([saved]);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * Registrations survive a gateway restart: without this, a plugin that died while the gateway
  * restarted would have its Fail hooks vanish (fail open) instead of failing closed. The file holds
- * the registrations as accepted (content, target, lease times); it is rewritten atomically after
+ * the registrations as accepted (content, target, TLS CA and server name, lease times); it is rewritten atomically after
  * every change, writes coalesced, mode 0600.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -73,9 +73,10 @@ export class RegistrationFileWriter {
     const content: FileContent = {
       format: FORMAT,
       registrations: snapshot.registrations.map(
-        ({ plugin, target, configurations, leaseSeconds, registeredAt, renewedAt, expiresAt }) => ({
+        ({ plugin, target, tls, configurations, leaseSeconds, registeredAt, renewedAt, expiresAt }) => ({
           plugin,
           target,
+          ...(tls === undefined ? {} : { tls }),
           configurations,
           leaseSeconds,
           registeredAt,
@@ -102,8 +103,15 @@ function isFileContent(value: unknown): value is FileContent {
     return (
       typeof x['plugin'] === 'string' &&
       typeof x['target'] === 'string' &&
+      (x['tls'] === undefined || isSavedTls(x['tls'])) &&
       Array.isArray(x['configurations']) &&
       ['leaseSeconds', 'registeredAt', 'renewedAt', 'expiresAt'].every((k) => typeof x[k] === 'number')
     );
   });
+}
+
+function isSavedTls(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const t = value as Record<string, unknown>;
+  return typeof t['ca'] === 'string' && (t['serverName'] === undefined || typeof t['serverName'] === 'string');
 }

@@ -16,6 +16,7 @@ import { err, formatFieldError, ok, parseWebhookConfiguration } from '@hookgate/
 import type { DefaultedConfiguration, Result } from '@hookgate/admission';
 import { STATIC_SOURCE_LABEL, findConflicts, registrationLabel, type HookSource } from './conflicts.js';
 import { parseRegistration } from './parse-registration.js';
+import { checkRegistrationTls } from './registration-tls.js';
 import {
   conflictingRegistration,
   invalidRegistration,
@@ -103,7 +104,7 @@ export class RegistrationStore {
   register(input: RegisterInput): Result<RegisterOutcome, RegistryRefusal> {
     const parsed = parseRegistration(input, { allowHttpLoopback: this.#allowHttpLoopback });
     if (!parsed.ok) return err(invalidRegistration(input.plugin, parsed.problems));
-    const { plugin, target, configurations } = parsed.value;
+    const { plugin, target, tls, configurations } = parsed.value;
 
     const declared = this.#static.plugins.find((p) => p.name === plugin);
     if (declared !== undefined) return err(staticPlugin(plugin, declared.target, 'register'));
@@ -119,12 +120,14 @@ export class RegistrationStore {
     const sameContent =
       previous !== undefined &&
       previous.registration.target === target &&
+      sameTls(previous.registration.tls, tls) &&
       sameConfigurations(previous.registration.configurations, configurations);
     const change: RegisterOutcome['change'] =
       previous === undefined ? 'new' : sameContent && previous.lease === 'active' ? 'renewed' : 'replaced';
     const registration: Registration = {
       plugin,
       target,
+      ...(tls === undefined ? {} : { tls }),
       configurations,
       leaseSeconds,
       // A new epoch unless this is a renewal: the gateway opens a fresh channel to a plugin that came back.
@@ -268,6 +271,13 @@ export class RegistrationStore {
     if (this.#entries.has(saved.plugin)) return `plugin ${JSON.stringify(saved.plugin)} is registered already`;
     const declared = this.#static.plugins.find((p) => p.name === saved.plugin);
     if (declared !== undefined) return staticPlugin(saved.plugin, declared.target, 'register').message;
+    // Plaintext to a network target, saved by a gateway from before registrations had TLS: serving it
+    // would mean calling in plaintext. (A saved CA is not checked again: one that expired makes the
+    // calls fail, so Fail hooks fail closed instead of vanishing.)
+    if (saved.tls === undefined) {
+      const plaintext = checkRegistrationTls(saved.target, undefined);
+      if (!plaintext.ok) return invalidRegistration(saved.plugin, plaintext.problems).message;
+    }
     const knownPlugins = new Set([saved.plugin]);
     const configurations: DefaultedConfiguration[] = [];
     const invalid: string[] = [];
@@ -336,6 +346,11 @@ function hasFailWebhook(configurations: readonly DefaultedConfiguration[]): bool
 
 export function hookNames(configurations: readonly DefaultedConfiguration[]): string[] {
   return configurations.flatMap((c) => c.webhooks.map((w) => `${c.name}/${w.name}`));
+}
+
+/** A new CA or server name is a new registration: the gateway connects afresh with it. */
+function sameTls(a: Registration['tls'], b: Registration['tls']): boolean {
+  return a?.ca === b?.ca && a?.serverName === b?.serverName;
 }
 
 function sameConfigurations(a: readonly DefaultedConfiguration[], b: readonly DefaultedConfiguration[]): boolean {

@@ -29,6 +29,10 @@ export function registryHandlers(
         target: request.target,
         configurations: request.configurations,
         leaseSeconds: request.leaseSeconds,
+        // proto3 leaves an unset message null; an empty one (no CA) is refused as a missing CA.
+        ...(request.tls === null || request.tls === undefined
+          ? {}
+          : { tls: { caPem: request.tls.caPem, serverName: request.tls.serverName } }),
       });
       if (!result.ok) {
         logger.warn(
@@ -47,6 +51,7 @@ export function registryHandlers(
       const fields = {
         plugin: outcome.plugin,
         target: request.target,
+        tls: request.tls !== null && request.tls !== undefined,
         hooks: outcome.hooks,
         leaseSeconds: outcome.leaseSeconds,
         change: outcome.change,

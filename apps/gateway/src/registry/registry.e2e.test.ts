@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '@hookgate/admission';
 import type { LoadedConfiguration } from '@hookgate/config';
 import { tempDir } from '@hookgate/plugin-sdk/testing';
-import { createGatewayMetrics, createLogger, createMetricsRegistry } from '@hookgate/observability';
+import { createGatewayMetrics, createLogger, createMetricsRegistry, type Logger } from '@hookgate/observability';
 import {
   definePlugin,
   registerWithGateway,
@@ -24,7 +24,9 @@ import {
   type GatewayRegistration,
   type PluginServer,
 } from '@hookgate/plugin-sdk';
+import { Writable } from 'node:stream';
 import { createBridgeInvoker, type BridgeInvoker } from '../bridge/bridge-invoker.js';
+import { createCertificateAuthority, issueServingCertificate } from '../tls/certificate-authority.js';
 import { openPrimaryRegistry, type PrimaryRegistry } from '../runtime/primary-registry.js';
 import { loadTestConfiguration } from '../runtime/test/configurations.js';
 import { WorkerState } from '../runtime/worker-state.js';
@@ -60,14 +62,18 @@ interface Decision {
 
 /** The primary's Registry and one worker's admission side, as runtime/primary.ts and runtime/worker.ts wire them. */
 class Gateway {
-  readonly log = createLogger({ component: 'test', level: 'silent' });
   readonly metrics = createGatewayMetrics(createMetricsRegistry());
-  readonly state = new WorkerState(this.log, this.metrics);
+  readonly state: WorkerState;
   readonly bridge: BridgeInvoker = createBridgeInvoker({ now: () => performance.now() });
   registry: PrimaryRegistry | undefined;
   app: FastifyInstance | undefined;
 
-  constructor(readonly loaded: LoadedConfiguration) {}
+  constructor(
+    readonly loaded: LoadedConfiguration,
+    readonly log: Logger = createLogger({ component: 'test', level: 'silent' }),
+  ) {
+    this.state = new WorkerState(this.log, this.metrics);
+  }
 
   async start(): Promise<void> {
     const registry = await openPrimaryRegistry(this.loaded, this.log, createMetricsRegistry());
@@ -230,5 +236,98 @@ describe('registry end to end', () => {
     expect(gateway.registry?.snapshot().registrations).toEqual([]);
     await gateway.settled();
     expect((await gateway.admit(unlabelled())).allowed).toBe(true);
+  }, 30_000);
+
+  it('a plugin registered with TLS is called over TLS on a loopback and on a network-looking target; a wrong CA fails closed, logged; plaintext to the network is refused', async () => {
+    const tmp = await tempDir();
+    cleanups.push(tmp.cleanup);
+    const socket = path.join(tmp.dir, 'registry.sock');
+    const lines: Record<string, unknown>[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const gateway = new Gateway(
+      await loadTestConfiguration(tmp.dir, { registry: { socket }, stateDir: path.join(tmp.dir, 'state') }),
+      createLogger({ component: 'test', level: 'info', destination }),
+    );
+    await gateway.start();
+    cleanups.push(() => gateway.stop());
+
+    // The plugin's own CA and serving certificate (127.0.0.1, ::1, localhost), as the gateway makes its own.
+    const now = new Date();
+    const ca = await createCertificateAuthority(now, 86_400_000);
+    const serving = await issueServingCertificate(ca, now, 86_400_000);
+    const stranger = await createCertificateAuthority(now, 86_400_000);
+    const server = await servePlugin(plugin, {
+      listen: '127.0.0.1:0',
+      tls: { key: serving.keyPem, cert: serving.certPem },
+      logger: false,
+      shutdownGraceMs: 200,
+    });
+    cleanups.push(() => server.shutdown(200));
+    const port = server.target.slice(server.target.lastIndexOf(':') + 1);
+    const register = (target: string, tls?: { ca: string; serverName?: string }) => {
+      const registration = registerWithGateway({
+        socket,
+        plugin: plugin.name,
+        target,
+        ...(tls === undefined ? {} : { tls }),
+        configurations: [CONFIGURATION],
+        leaseSeconds: 60,
+        retry: { initialMs: 20, maxMs: 200 },
+        logger: false,
+      });
+      cleanups.push(() => registration.close());
+      return registration;
+    };
+
+    // 1. Plaintext to a target that is not a loopback address: refused at registration, saying what to do.
+    const plaintext = register(`localhost:${port}`);
+    await expect(plaintext.ready).rejects.toThrow(
+      /^registration of plugin "team-labels" refused, 1 problem:\n {2}- tls: Required value: target "localhost:\d+" is reached over the network.*register with tls\.caPem/,
+    );
+    await plaintext.close();
+    expect(gateway.registry?.snapshot().registrations).toEqual([]);
+
+    // 2. TLS on 127.0.0.1, verified against the registered CA: the plugin answers through the gateway.
+    const loopback = register(server.target, { ca: ca.certPem });
+    await loopback.ready;
+    await gateway.settled();
+    expect((await gateway.admit(labelled())).allowed).toBe(true);
+    expect((await gateway.admit(unlabelled())).status?.message).toBe(
+      `admission webhook "${HOOK}" denied the request: pods need a team label`,
+    );
+    await loopback.close();
+
+    // 3. A network-looking target (a name, not trusted to be loopback) with the server name to verify.
+    const named = register(`localhost:${port}`, { ca: ca.certPem, serverName: 'localhost' });
+    await named.ready;
+    expect(gateway.registry?.snapshot().registrations[0]).toMatchObject({
+      target: `localhost:${port}`,
+      tls: { ca: ca.certPem, serverName: 'localhost' },
+    });
+    await gateway.settled();
+    await expect.poll(async () => (await gateway.admit(labelled())).allowed, { timeout: SETTLE_TIMEOUT_MS }).toBe(true);
+    await named.close();
+
+    // 4. Registered with a CA that did not sign the plugin's certificate: the call fails, the Fail hook
+    // fails closed, and the failure is logged with the hook and the plugin.
+    const wrong = register(server.target, { ca: stranger.certPem });
+    await wrong.ready;
+    await gateway.settled();
+    const refused = await gateway.admit(labelled());
+    expect(refused.allowed).toBe(false);
+    expect(refused.status?.message).toMatch(
+      new RegExp(
+        `^Internal error occurred: failed calling webhook "${HOOK.replaceAll('.', '\\.')}": failed to call webhook: Post "plugin://team-labels/`,
+      ),
+    );
+    const failure = lines.find((l) => l['msg'] === 'hook call failed; request rejected (failurePolicy Fail)');
+    expect(failure).toMatchObject({ hook: HOOK, plugin: 'team-labels' });
+    expect(String(failure?.['error'])).toMatch(/certificate|handshake|TLS|SSL/i);
   }, 30_000);
 });

@@ -15,12 +15,27 @@ export interface RegisterInput {
   readonly configurations: readonly (string | Uint8Array)[];
   /** Requested lease; 0 or absent means the store's default. */
   readonly leaseSeconds?: number;
+  /** How callers verify the plugin's serving certificate on a `host:port` target (RegisterRequest.tls). */
+  readonly tls?: { readonly caPem: string | Uint8Array; readonly serverName?: string };
+}
+
+/**
+ * A registration's TLS, as accepted: public material only. The client certificate a caller presents
+ * (mTLS) is the caller's own setting (the gateway's `registry.clientTls`), never a registration's.
+ */
+export interface RegisteredTls {
+  /** PEM bundle of the CA certificate(s) that sign the plugin's serving certificate. */
+  readonly ca: string;
+  /** The name verified in the plugin's certificate instead of the target's host. */
+  readonly serverName?: string;
 }
 
 /** One accepted registration as the store keeps it. */
 export interface Registration {
   readonly plugin: string;
   readonly target: string;
+  /** Absent: plaintext (a unix socket or a loopback address). */
+  readonly tls?: RegisteredTls;
   /** Validated and defaulted, exactly as a static file would give them. */
   readonly configurations: readonly DefaultedConfiguration[];
   readonly leaseSeconds: number;
@@ -61,6 +76,8 @@ export interface PluginTarget {
   readonly source: 'static' | 'registered';
   /** Registered plugins: when the registration started (a new value means: connect afresh). */
   readonly registeredAt?: number;
+  /** Registered plugins: the TLS they registered with. */
+  readonly tls?: RegisteredTls;
 }
 
 /** The statically configured side, which registrations must not collide with. */

@@ -30,6 +30,24 @@ describe('PluginSet', () => {
   });
 });
 
+describe('PluginSet: registered plugins with TLS', () => {
+  it('connects afresh when the registered CA or server name changes, and keeps the client otherwise', () => {
+    const set = new PluginSet(createGatewayMetrics(createMetricsRegistry()));
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const spec = { name: 'r', target: 'localhost:7443', registeredAt: 1, registeredTls: { ca, serverName: 'r' } };
+    try {
+      const first = set.sync([spec]);
+      expect(set.sync([spec]).get('r')).toBe(first.get('r'));
+      const otherCa = set.sync([{ ...spec, registeredTls: { ca: ca.replace('MIIB', 'MIIC'), serverName: 'r' } }]);
+      expect(otherCa.get('r')).not.toBe(first.get('r'));
+      const otherName = set.sync([{ ...spec, registeredTls: { ca: ca.replace('MIIB', 'MIIC'), serverName: 's' } }]);
+      expect(otherName.get('r')).not.toBe(otherCa.get('r'));
+    } finally {
+      set.close();
+    }
+  });
+});
+
 describe('PluginSet: retiring clients', () => {
   it('closes the client of a removed or replaced plugin after the grace period, not at once', async () => {
     const set = new PluginSet(createGatewayMetrics(createMetricsRegistry()), undefined, { retireAfterMs: 50 });

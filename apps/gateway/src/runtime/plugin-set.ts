@@ -7,15 +7,22 @@
  */
 import { loadPluginTls, type PluginConfiguration } from '@hookgate/config';
 import { setCircuitState, forgetPlugin, type GatewayMetrics, type Logger } from '@hookgate/observability';
-import { createPluginClient, type CircuitState, type PluginClient } from '@hookgate/plugin-client';
+import { createPluginClient, type CircuitState, type PluginClient, type PluginTls } from '@hookgate/plugin-client';
 import type { PluginClients } from '../grpc/index.js';
 
 /** Longer than any request can run (timeoutSeconds ≤ 30 s plus the apiserver's own margin). */
 const RETIRE_AFTER_MS = 45_000;
 const STRAY_LOG_INTERVAL_MS = 60_000;
 
-/** A plugin to keep a client for: a static one from the GatewayConfiguration, or a registered one with its registration epoch. */
-export type PluginSpec = PluginConfiguration & { readonly registeredAt?: number };
+/**
+ * A plugin to keep a client for: a static one from the GatewayConfiguration, or a registered one
+ * with its registration epoch and the TLS it registered (CA bundle and server name, as PEM text);
+ * a registered plugin's `tls` files are the gateway's own client identity (`registry.clientTls`).
+ */
+export type PluginSpec = PluginConfiguration & {
+  readonly registeredAt?: number;
+  readonly registeredTls?: { readonly ca: string; readonly serverName?: string };
+};
 
 export interface PluginSetOptions {
   /** How long a replaced or removed client stays open for the calls still on it. Default 45 s. */
@@ -39,11 +46,12 @@ export class PluginSet {
   /** The clients for `plugins`; throws when a TLS file cannot be read (the reload then fails as a whole). */
   sync(plugins: readonly PluginSpec[]): PluginClients {
     const next = new Map<string, { key: string; client: PluginClient }>();
-    const tlsByName = new Map(plugins.map((p) => [p.name, loadPluginTls(p.tls)] as const));
+    const tlsByName = new Map(plugins.map((p) => [p.name, tlsOf(p)] as const));
     for (const plugin of plugins) {
       const key = JSON.stringify({
         target: plugin.target,
         tls: plugin.tls ?? null,
+        registeredTls: plugin.registeredTls ?? null,
         stream: plugin.stream ?? null,
         registeredAt: plugin.registeredAt ?? null,
       });
@@ -115,4 +123,16 @@ export class PluginSet {
     timer.unref();
     this.#retiring.add(timer);
   }
+}
+
+/** Files read (configured TLS, the client identity), plus a registration's CA and server name. */
+function tlsOf(plugin: PluginSpec): PluginTls | undefined {
+  const files = loadPluginTls(plugin.tls);
+  const registered = plugin.registeredTls;
+  if (registered === undefined) return files;
+  return {
+    ...files,
+    ca: registered.ca,
+    ...(registered.serverName === undefined ? {} : { serverName: registered.serverName }),
+  };
 }

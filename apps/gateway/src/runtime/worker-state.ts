@@ -137,6 +137,13 @@ export class WorkerState implements GatewayStateSource {
           name: p.name,
           target: p.target,
           ...(p.registeredAt === undefined ? {} : { registeredAt: p.registeredAt }),
+          // TLS as registered; the client identity presented (mTLS) is the gateway's own setting.
+          ...(p.tls === undefined
+            ? {}
+            : {
+                registeredTls: p.tls,
+                ...(gateway.registry.clientTls === undefined ? {} : { tls: gateway.registry.clientTls }),
+              }),
         })),
     ];
     const plugins = this.#plugins.sync(specs);

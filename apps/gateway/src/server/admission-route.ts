@@ -12,6 +12,7 @@ import {
   type ChainEnv,
   type ChainOutcome,
   type FailurePolicyType,
+  type Hook,
   type Phase,
   type Status,
 } from '@hookgate/admission';
@@ -92,7 +93,13 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
     const elapsed = ctx.now() - started;
     recordOutcome(ctx.metrics, summary, outcome, elapsed / 1000);
     // Under break glass every decision line says why a Fail hook failed open.
-    logDecision(state.breakGlass ? request.log.child({ breakGlass: true }) : request.log, summary, outcome, elapsed);
+    logDecision(
+      state.breakGlass ? request.log.child({ breakGlass: true }) : request.log,
+      summary,
+      outcome,
+      elapsed,
+      (name) => pluginOfHook(hooks[phase], name),
+    );
     const answer = encodeReview(version, admission.uid, {
       ...outcome,
       auditAnnotations: annotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations),
@@ -114,4 +121,10 @@ function abortOnHangUp(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/** Read only when a call failed: the hooks of one phase are few, a scan is enough. */
+function pluginOfHook(hooks: readonly Hook[], name: string): string | undefined {
+  const target = hooks.find((hook) => hook.name === name)?.target;
+  return target?.kind === 'plugin' ? target.plugin : undefined;
 }

@@ -27,18 +27,22 @@ interface Coordinates {
   readonly objectName: string;
 }
 
+/** The plugin serving a hook (its `clientConfig.plugin`), for failure lines; undefined for bridged hooks. */
+export type PluginOfHook = (hook: string) => string | undefined;
+
 export function logDecision(
   log: FastifyBaseLogger,
   summary: RequestSummary,
   outcome: ChainOutcome,
   durationMs: number,
+  pluginOf?: PluginOfHook,
 ): void {
   for (const event of outcome.trace) {
     // Most events are fine calls or plain skips: nothing to log, nothing to allocate.
     if (event.type === 'conditions' || (event.type === 'call' && event.outcome === 'allowed')) continue;
     if (event.type === 'skip' && event.reason !== CONDITION_ERRORS_IGNORED) continue;
     logFailOpen(log, summary, event);
-    logHookProblem(log, summary, event);
+    logHookProblem(log, summary, event, pluginOf);
   }
   if (!outcome.allowed) logDenial(log, summary, outcome);
   // Building the trace costs allocations: only when someone reads debug lines.
@@ -149,7 +153,12 @@ function describeEvent(event: TraceEvent): Record<string, unknown> {
   }
 }
 
-function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: TraceEvent): void {
+function logHookProblem(
+  log: FastifyBaseLogger,
+  summary: RequestSummary,
+  event: TraceEvent,
+  pluginOf: PluginOfHook | undefined,
+): void {
   if (event.type === 'reject') {
     log.warn(
       { hook: event.hook, ...coordinatesOf(summary), reason: event.reason, code: event.code },
@@ -161,13 +170,25 @@ function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: 
   switch (event.outcome) {
     case 'failed-open':
       log.warn(
-        { hook: event.hook, ...coordinatesOf(summary), failure: event.failure?.kind, error: event.failure?.message },
+        {
+          hook: event.hook,
+          ...pluginField(pluginOf, event.hook),
+          ...coordinatesOf(summary),
+          failure: event.failure?.kind,
+          error: event.failure?.message,
+        },
         'hook call failed; ignored (failurePolicy Ignore)',
       );
       return;
     case 'failed-closed':
       log.error(
-        { hook: event.hook, ...coordinatesOf(summary), failure: event.failure?.kind, error: event.failure?.message },
+        {
+          hook: event.hook,
+          ...pluginField(pluginOf, event.hook),
+          ...coordinatesOf(summary),
+          failure: event.failure?.kind,
+          error: event.failure?.message,
+        },
         'hook call failed; request rejected (failurePolicy Fail)',
       );
       return;
@@ -180,6 +201,12 @@ function logHookProblem(log: FastifyBaseLogger, summary: RequestSummary, event: 
     default:
       return;
   }
+}
+
+/** `plugin`, on the lines of a failed call: which plugin (and its TLS, its target) to look at. */
+function pluginField(pluginOf: PluginOfHook | undefined, hook: string): { plugin?: string } {
+  const plugin = pluginOf?.(hook);
+  return plugin === undefined ? {} : { plugin };
 }
 
 function cap(text: string): string {

@@ -5,6 +5,7 @@ export {
   type RegisterWithGatewayOptions,
   type GatewayRegistration,
   type RegistrationResult,
+  type RegistrationTlsOptions,
   type RegistrationState as GatewayRegistrationState,
 } from './register-with-gateway.js';
 export { SelfRegistration, type SelfRegistrationOptions, type SelfRegistrationState } from './self-registration.js';

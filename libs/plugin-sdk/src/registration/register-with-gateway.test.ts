@@ -112,7 +112,19 @@ describe('registerWithGateway', () => {
         target: 'unix:///run/hookgate/labels.sock',
         configurations: [Buffer.from(CONFIGURATION), Buffer.from('kind: X\n'), Buffer.from(JSON.stringify(object))],
         leaseSeconds: 60,
+        tls: null,
       },
+    ]);
+  });
+
+  it('sends the CA bundle and server name a TCP target is verified with; none for a target without tls', async () => {
+    const { registry, register } = await setup();
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    await register({ target: '10.0.0.5:7001', tls: { ca, serverName: 'labels.plugins' } }).ready;
+    await register({ target: '127.0.0.1:7001' }).ready;
+    expect(registry.registers.map((r) => [r.target, r.tls])).toEqual([
+      ['10.0.0.5:7001', { caPem: Buffer.from(ca), serverName: 'labels.plugins' }],
+      ['127.0.0.1:7001', null],
     ]);
   });
 

@@ -17,8 +17,16 @@ export interface RegisterWithGatewayOptions {
   readonly socket: string;
   /** The name the webhook configurations use as `clientConfig.plugin`. */
   readonly plugin: string;
-  /** Where the gateway calls this plugin: `unix:///path.sock` or `host:port`. */
+  /**
+   * Where the gateway calls this plugin: `unix:///path.sock` or `host:port`. A `host:port` target
+   * needs `tls` unless its host is a loopback address (127.0.0.0/8, [::1]): the gateway refuses it.
+   */
   readonly target: string;
+  /**
+   * The plugin serves TLS on `target`: how the gateway and the reconciliation controller verify it.
+   * Public material only; a client certificate (mTLS) is the caller's own setting, never sent here.
+   */
+  readonly tls?: RegistrationTlsOptions;
   /**
    * Mutating/ValidatingWebhookConfiguration documents: YAML or JSON text (several documents in one
    * text are fine), bytes, or plain objects (sent as JSON). Validated by the gateway like static files.
@@ -36,6 +44,13 @@ export interface RegisterWithGatewayOptions {
   readonly onRegistered?: (result: RegistrationResult) => void;
   /** Called after every failed Register, with `refused` when the gateway said no (as opposed to not answering). */
   readonly onFailed?: (error: grpc.ServiceError, refused: boolean) => void;
+}
+
+export interface RegistrationTlsOptions {
+  /** PEM bundle of the CA certificate(s) that sign the plugin's serving certificate (not the key, not the leaf). */
+  readonly ca: string | Uint8Array;
+  /** The name to verify in the serving certificate when it does not name the target's host. */
+  readonly serverName?: string;
 }
 
 export interface RegistrationResult {
@@ -189,11 +204,17 @@ class Registration implements GatewayRegistration {
   }
 
   async #register(): Promise<void> {
-    const { plugin, target, leaseSeconds } = this.#options;
+    const { plugin, target, leaseSeconds, tls } = this.#options;
     const outcome = await new Promise<{ error: grpc.ServiceError | null; reply: RegisterResponse__Output | undefined }>(
       (resolve) => {
         this.#client.Register(
-          { plugin, target, configurations: this.#payload, leaseSeconds: leaseSeconds ?? 0 },
+          {
+            plugin,
+            target,
+            configurations: this.#payload,
+            leaseSeconds: leaseSeconds ?? 0,
+            ...(tls === undefined ? {} : { tls: { caPem: Buffer.from(tls.ca), serverName: tls.serverName ?? '' } }),
+          },
           { deadline: Date.now() + this.#callTimeoutMs },
           (error, reply) => resolve({ error, reply }),
         );

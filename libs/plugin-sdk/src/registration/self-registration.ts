@@ -6,7 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { PluginLogger } from '../logger.js';
 import type { BackoffSettings } from './backoff.js';
-import { registerWithGateway, type GatewayRegistration } from './register-with-gateway.js';
+import { registerWithGateway, type GatewayRegistration, type RegistrationTlsOptions } from './register-with-gateway.js';
 
 export interface SelfRegistrationOptions {
   /** The gateway's registry socket: `unix:///run/hookgate/registry.sock` or an absolute path. */
@@ -17,6 +17,12 @@ export interface SelfRegistrationOptions {
   readonly leaseSeconds?: number;
   /** The target the gateway should call (default: where servePlugin listens). */
   readonly target?: string;
+  /**
+   * Required for a `host:port` target that is not a loopback address: the CA bundle (PEM) that
+   * signs the certificate servePlugin's `tls` serves, and the server name when the certificate
+   * does not name the target's host. See registerWithGateway.
+   */
+  readonly tls?: RegistrationTlsOptions;
   /** Retry pacing while the gateway is unreachable. */
   readonly retry?: BackoffSettings;
   /**
@@ -69,6 +75,7 @@ export class SelfRegistration {
         target: this.#target,
         configurations: this.#options.configurations,
         leaseSeconds: this.#options.leaseSeconds ?? 30,
+        ...(this.#options.tls === undefined ? {} : { tls: this.#options.tls }),
         ...(this.#options.retry === undefined ? {} : { retry: this.#options.retry }),
         logger: this.#logger,
         onRegistered: (result) => {

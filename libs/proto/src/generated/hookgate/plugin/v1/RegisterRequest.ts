@@ -1,5 +1,6 @@
 // Original file: proto/hookgate/plugin/v1/registry.proto
 
+import type { RegistrationTls as _hookgate_plugin_v1_RegistrationTls, RegistrationTls__Output as _hookgate_plugin_v1_RegistrationTls__Output } from '../../../hookgate/plugin/v1/RegistrationTls.js';
 
 export interface RegisterRequest {
   /**
@@ -7,7 +8,8 @@ export interface RegisterRequest {
    */
   'plugin'?: (string);
   /**
-   * Where the gateway calls the plugin: `unix:///run/hookgate/x.sock` or `host:port`.
+   * Where the gateway calls the plugin: `unix:///run/hookgate/x.sock` or `host:port`. A `host:port`
+   * target needs `tls` unless its host is a loopback address (127.0.0.0/8, ::1).
    */
   'target'?: (string);
   /**
@@ -19,6 +21,11 @@ export interface RegisterRequest {
    * Requested lease; the plugin renews by registering again before it ends. 0 = the gateway's default.
    */
   'leaseSeconds'?: (number);
+  /**
+   * How the gateway (and the reconciliation controller) verify the plugin's serving certificate on a
+   * `host:port` target. Unset: plaintext, accepted only for unix sockets and loopback addresses.
+   */
+  'tls'?: (_hookgate_plugin_v1_RegistrationTls | null);
 }
 
 export interface RegisterRequest__Output {
@@ -27,7 +34,8 @@ export interface RegisterRequest__Output {
    */
   'plugin': (string);
   /**
-   * Where the gateway calls the plugin: `unix:///run/hookgate/x.sock` or `host:port`.
+   * Where the gateway calls the plugin: `unix:///run/hookgate/x.sock` or `host:port`. A `host:port`
+   * target needs `tls` unless its host is a loopback address (127.0.0.0/8, ::1).
    */
   'target': (string);
   /**
@@ -39,4 +47,9 @@ export interface RegisterRequest__Output {
    * Requested lease; the plugin renews by registering again before it ends. 0 = the gateway's default.
    */
   'leaseSeconds': (number);
+  /**
+   * How the gateway (and the reconciliation controller) verify the plugin's serving certificate on a
+   * `host:port` target. Unset: plaintext, accepted only for unix sockets and loopback addresses.
+   */
+  'tls': (_hookgate_plugin_v1_RegistrationTls__Output | null);
 }
