@@ -1,6 +1,5 @@
 /** Service definitions for servers, and typed client constructors. */
-import * as grpc from '@grpc/grpc-js';
-import { decodeAdmitRequest, decodeAdmitResponse, encodeAdmitRequest, encodeAdmitResponse } from './admit-codec.js';
+import type * as grpc from '@grpc/grpc-js';
 import { grpcPackages } from './loader.js';
 import type {
   AdmissionPluginClient,
@@ -12,30 +11,7 @@ import type { HealthClient, HealthDefinition } from './generated/grpc/health/v1/
 const pluginV1 = grpcPackages.hookgate.plugin.v1;
 const healthV1 = grpcPackages.grpc.health.v1;
 
-/**
- * The hook calls (Admit, AdmitStream) use the hand-written codec of admit-codec.ts: the same bytes
- * and the same objects as proto-loader's, for less CPU per message. The other methods keep
- * proto-loader's.
- */
-const loadedPlugin: AdmissionPluginDefinition = pluginV1.AdmissionPlugin.service;
-const ADMIT_CODEC = {
-  requestSerialize: encodeAdmitRequest,
-  requestDeserialize: decodeAdmitRequest,
-  responseSerialize: encodeAdmitResponse,
-  responseDeserialize: decodeAdmitResponse,
-};
-
-export const AdmissionPluginService: AdmissionPluginDefinition = {
-  ...loadedPlugin,
-  Admit: { ...loadedPlugin.Admit, ...ADMIT_CODEC },
-  AdmitStream: { ...loadedPlugin.AdmitStream, ...ADMIT_CODEC },
-};
-
-const AdmissionPluginClientConstructor = grpc.makeClientConstructor(
-  AdmissionPluginService as unknown as grpc.ServiceDefinition,
-  'hookgate.plugin.v1.AdmissionPlugin',
-);
-
+export const AdmissionPluginService: AdmissionPluginDefinition = pluginV1.AdmissionPlugin.service;
 export const RegistryService: RegistryDefinition = pluginV1.Registry.service;
 export const HealthService: HealthDefinition = healthV1.Health.service;
 
@@ -45,7 +21,7 @@ export function newAdmissionPluginClient(
   credentials: grpc.ChannelCredentials,
   options?: grpc.ChannelOptions,
 ): AdmissionPluginClient {
-  return new AdmissionPluginClientConstructor(target, credentials, options) as unknown as AdmissionPluginClient;
+  return new pluginV1.AdmissionPlugin(target, credentials, options);
 }
 
 export function newRegistryClient(
