@@ -23,6 +23,7 @@
  *   (a log line per recorded job and per decision).
  *
  *   node --import tsx tools/bench/side-effects-gateway.ts [--reviews 2000] [--runs 3] [--workers 1] [--rate 500]
+ *     [--replay-window-minutes 10]   (0: no replay copy of acknowledged jobs, to see what it costs)
  *   (or: npm run bench:side-effects-gateway -w tools/bench -- --runs 3)
  *   --profile DIR: V8 CPU profiles of the Redis-up gateway (src/profile/summarize-profile.ts DIR reads them)
  */
@@ -49,6 +50,8 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '1' },
     /** Reviews per second of the paced phase (below what both kinds sustain). */
     rate: { type: 'string', default: '500' },
+    /** The spool's replay window (0: no replay copy of the jobs Redis acknowledged, to see its cost). */
+    'replay-window-minutes': { type: 'string', default: '10' },
     /** Write V8 CPU profiles of the gateway with Redis up (primary and worker) into this directory. */
     profile: { type: 'string' },
   },
@@ -168,7 +171,7 @@ function config(socket: string, redisUrl: string, prefix: string, dir: string, w
     ],
     redis: { url: redisUrl, prefix },
     spoolDir: path.join(dir, `spool-${redisUrl.replace(/\W/g, '')}`),
-    spool: { maxBytes: 1024 * 1024 * 1024 },
+    spool: { maxBytes: 1024 * 1024 * 1024, replayWindowMinutes: Number(args['replay-window-minutes']) },
   };
   return [gateway, hook('noop.bench.hookgate.dev', 'plain'), hook('effect.bench.hookgate.dev', 'effect')]
     .map((d) => stringify(d))
