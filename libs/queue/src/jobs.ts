@@ -14,3 +14,4 @@ export {
   type SideEffectJobInput,
 } from './build-job.js';
 export { computeJobId, jobIdOf, JOB_ID_PREFIX, type JobIdentity } from './job-id.js';
+export { prepareJob, preparedJobsJson, withStringField, type PreparedJob } from './prepared-job.js';

@@ -16,12 +16,13 @@
  * stored it; another token means the job was already there. No Lua of our own.
  */
 import { randomUUID } from 'node:crypto';
-import { Job, Queue, type JobsOptions } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { HG_ERR_QUEUE_ADD_FAILED, HG_ERR_QUEUE_UNAVAILABLE } from '@hookgate/errors';
 import { BACKOFF_TYPE } from './backoff.js';
 import { jobIdOf } from './job-id.js';
 import type { SideEffectJob } from './job-schema.js';
+import { prepareJob, withStringField, type PreparedJob } from './prepared-job.js';
 import {
   redactRedisUrl,
   resolveProducerOptions,
@@ -31,6 +32,7 @@ import {
 import { JOB_NAMES, jobKey, reconcileQueueName } from './queue-names.js';
 import { createRedisClient, type RedisClient } from './redis-client.js';
 import { readRedisRunId } from './redis-identity.js';
+import { StandardJobAdd, type ScriptClient } from './standard-job-add.js';
 
 /** The job data as stored: the job plus the token of the add that stored it (decoders ignore it). */
 export type StoredSideEffectJob = SideEffectJob & { readonly addToken: string };
@@ -48,6 +50,11 @@ export class SideEffectProducer {
   readonly options: ResolvedProducerOptions;
   readonly #redis: RedisClient;
   readonly #queues = new Map<string, Queue<StoredSideEffectJob>>();
+  /** Per queue: BullMQ's add with the options packed once (standard-job-add.ts). */
+  readonly #adds = new Map<string, Promise<StandardJobAdd>>();
+  readonly #readyAdds = new Map<string, StandardJobAdd>();
+  /** Queue names by plugin (validating a name each time is per-job work). */
+  readonly #queueNames = new Map<string, string>();
   readonly #onConnectionError: ((error: Error) => void) | undefined;
   #lastConnectionError: Error | undefined;
   #closed = false;
@@ -89,16 +96,27 @@ export class SideEffectProducer {
    * after a timeout, which a later add reports as duplicate.
    */
   add(job: SideEffectJob): Promise<AddResult> {
-    let place: { readonly queue: string; readonly jobId: string };
+    let prepared: PreparedJob;
+    try {
+      prepared = prepareJob(job);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return this.addPrepared(prepared);
+  }
+
+  /** add, for a job serialised where it was built (its JSON is stored as it is, not parsed again). */
+  addPrepared(job: PreparedJob): Promise<AddResult> {
+    let queueName: string;
+    const { jobId } = job;
     let unavailable: (why: string, cause?: unknown) => Error;
     try {
-      place = this.placeOf(job);
-      unavailable = this.#unavailable(`side-effect job ${place.jobId} for plugin ${job.plugin} not added`);
+      queueName = this.#queueNameOf(job.plugin);
+      unavailable = this.#unavailable(`side-effect job ${jobId} for plugin ${job.plugin} not added`);
       this.#requireReady(unavailable);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    const { queue: queueName, jobId } = place;
     const deadline = this.options.addTimeoutMs;
     return new Promise<AddResult>((resolve, reject) => {
       const timer = setTimeout(() => settle(unavailable(`not answering within ${deadline} ms`)), deadline);
@@ -147,9 +165,10 @@ export class SideEffectProducer {
   async #send(batch: readonly PendingAdd[]): Promise<void> {
     const sent: { add: PendingAdd; stored: Promise<string>; data: Promise<string | null> }[] = [];
     try {
+      const adds: StandardJobAdd[] = [];
       for (const add of batch) {
-        // Loads BullMQ's scripts on the connection on a queue's first use (a resolved promise after).
-        await this.#queueFor(add.queueName).backend.client;
+        // Loads BullMQ's scripts on the connection on a queue's first use (resolved promises after).
+        adds.push(this.#readyAdds.get(add.queueName) ?? (await this.#standardAddFor(add.queueName)));
       }
       if (this.#closed || this.#redis.status !== 'ready') {
         const last = this.#lastConnectionError;
@@ -157,23 +176,21 @@ export class SideEffectProducer {
           `not connected (${this.#closed ? 'closed' : this.#redis.status}${last ? `: ${last.message}` : ''})`,
         );
       }
-      const client = await this.#queueFor(batch[0]!.queueName).backend.client;
+      const client = (await this.#queueFor(batch[0]!.queueName).backend.client) as unknown as ScriptClient;
       // Corked: the batch's commands leave in one writev instead of a write each. (A Cluster client
       // has a socket per node and no `stream`: its commands go uncorked.)
       const socket = this.#redis.isCluster ? undefined : (this.#redis as Redis).stream;
+      const timestamp = Date.now();
       socket?.cork();
       try {
-        for (const add of batch) {
-          const queue = this.#queueFor(add.queueName);
-          const data: StoredSideEffectJob = { ...add.job, addToken: add.token };
-          const json = new Job(queue, JOB_NAMES.sideEffect, data, this.#jobOptions(add.jobId), add.jobId).asJSON();
-          const stored = queue.backend.addJobToTransaction(client, json, add.jobId);
+        batch.forEach((add, i) => {
+          const data = withStringField(add.job, 'addToken', add.token);
           sent.push({
             add,
-            stored,
+            stored: adds[i]!.add(client, add.jobId, data, timestamp),
             data: this.#redis.hget(jobKey(this.options.prefix, add.queueName, add.jobId), 'data'),
           });
-        }
+        });
       } finally {
         socket?.uncork();
       }
@@ -263,6 +280,33 @@ export class SideEffectProducer {
     }
   }
 
+  #queueNameOf(plugin: string): string {
+    let name = this.#queueNames.get(plugin);
+    if (name === undefined) {
+      name = reconcileQueueName(plugin);
+      this.#queueNames.set(plugin, name);
+    }
+    return name;
+  }
+
+  /** BullMQ's add for this queue, once its scripts are loaded on the connection. */
+  #standardAddFor(name: string): Promise<StandardJobAdd> {
+    let add = this.#adds.get(name);
+    if (add === undefined) {
+      const queue = this.#queueFor(name);
+      add = queue.backend.client
+        .then(() => StandardJobAdd.create(queue, JOB_NAMES.sideEffect, this.#jobOptions()))
+        .then((ready) => {
+          this.#readyAdds.set(name, ready);
+          return ready;
+        });
+      // A failed load (not connected) is tried again with the next batch.
+      add.catch(() => this.#adds.delete(name));
+      this.#adds.set(name, add);
+    }
+    return add;
+  }
+
   #queueFor(name: string): Queue<StoredSideEffectJob> {
     let queue = this.#queues.get(name);
     if (queue === undefined) {
@@ -274,9 +318,8 @@ export class SideEffectProducer {
     return queue;
   }
 
-  #jobOptions(jobId: string): JobsOptions {
+  #jobOptions(): Omit<JobsOptions, 'jobId'> {
     return {
-      jobId,
       attempts: this.options.attempts,
       backoff: { type: BACKOFF_TYPE },
       removeOnComplete: { age: this.options.keepCompleted.ageSeconds, count: this.options.keepCompleted.count },
@@ -301,7 +344,7 @@ function storedBy(stored: string | null, token: string): boolean {
 const MAX_BATCH_JOBS = 256;
 
 interface PendingAdd {
-  readonly job: SideEffectJob;
+  readonly job: PreparedJob;
   readonly jobId: string;
   readonly queueName: string;
   /** Stored in the job data: reading back our token means this add stored the job. */

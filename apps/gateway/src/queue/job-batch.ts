@@ -3,10 +3,18 @@
  * JSON array of jobs, schema v1 each. Decoding never throws: a record that does not decode, or
  * items that are not jobs, are reported so that the caller logs and counts them and moves on.
  */
-import { decodeJob, describeJobFieldError, reconcileQueueName, type SideEffectJob } from '@hookgate/queue';
+import {
+  decodeJob,
+  describeJobFieldError,
+  preparedJobsJson,
+  reconcileQueueName,
+  type PreparedJob,
+  type SideEffectJob,
+} from '@hookgate/queue';
 
-export function encodeJobBatch(jobs: readonly SideEffectJob[]): Buffer {
-  return Buffer.from(JSON.stringify(jobs), 'utf8');
+/** The jobs' JSON as they came (serialised once, in the worker): the same bytes as JSON.stringify(jobs). */
+export function encodeJobBatch(jobs: readonly PreparedJob[]): Buffer {
+  return Buffer.from(preparedJobsJson(jobs), 'utf8');
 }
 
 export interface DecodedJobBatch {

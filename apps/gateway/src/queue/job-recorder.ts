@@ -20,7 +20,14 @@
  */
 import { HG_ERR_SPOOL_WRITE_FAILED, isHookgateError } from '@hookgate/errors';
 import type { Logger } from '@hookgate/observability';
-import { SideEffectProducer, redactRedisUrl, type AddResult, type SideEffectJob } from '@hookgate/queue';
+import {
+  SideEffectProducer,
+  prepareJob,
+  redactRedisUrl,
+  type AddResult,
+  type PreparedJob,
+  type SideEffectJob,
+} from '@hookgate/queue';
 import { Spool, type SpoolRecord } from '@hookgate/spool';
 import { decodeJobBatch, encodeJobBatch } from './job-batch.js';
 import type { SideEffectQueueMetrics } from './queue-metrics.js';
@@ -68,7 +75,7 @@ export class JobRecorder {
   /** False after a Redis failure, until the spool drained: reviews go straight to the spool. */
   #redisFirst: boolean;
   #downReason = '';
-  #background: SideEffectJob[] = [];
+  #background: PreparedJob[] = [];
   #backgroundTimer: NodeJS.Timeout | undefined;
   #backgroundWrites: Promise<void> = Promise.resolve();
   #runId: string | undefined;
@@ -151,23 +158,28 @@ export class JobRecorder {
    * in one batch; a job Redis refused (or a review out of time) goes to the spool, the jobs Redis
    * acknowledged do not.
    */
-  async record(jobs: readonly SideEffectJob[], waitMs: number): Promise<RecordOutcome> {
+  record(jobs: readonly SideEffectJob[], waitMs: number): Promise<RecordOutcome> {
+    return this.recordPrepared(jobs.map(prepareJob), waitMs);
+  }
+
+  /** record, for jobs serialised where they were built (a worker): their JSON is stored and spooled as it is. */
+  async recordPrepared(jobs: readonly PreparedJob[], waitMs: number): Promise<RecordOutcome> {
     if (this.#closed) return { ok: false, code: 'closed', reason: 'the gateway is shutting down' };
     let redisProblem = this.#redisFirst ? this.#notReady() : this.#downReason;
     if (redisProblem !== undefined) return this.#spoolJobs(jobs, redisProblem);
     const redisWaitMs = Math.max(1, Math.min(this.#options.redis.addTimeoutMs, waitMs - SPOOL_RESERVE_MS));
     let settled: PromiseSettledResult<AddResult>[];
     try {
-      settled = await withDeadline(Promise.allSettled(jobs.map((job) => this.#producer.add(job))), redisWaitMs);
+      settled = await withDeadline(Promise.allSettled(jobs.map((job) => this.#producer.addPrepared(job))), redisWaitMs);
     } catch (error) {
       // Out of time: whichever of them Redis still stores is a duplicate when the spool drains.
       redisProblem = describeError(error);
       this.#redisDown(redisProblem);
       return this.#spoolJobs(jobs, redisProblem);
     }
-    const acknowledged: SideEffectJob[] = [];
+    const acknowledged: PreparedJob[] = [];
     const results: AddResult[] = [];
-    const refused: SideEffectJob[] = [];
+    const refused: PreparedJob[] = [];
     settled.forEach((result, i) => {
       if (result.status === 'fulfilled') {
         acknowledged.push(jobs[i]!);
@@ -196,7 +208,7 @@ export class JobRecorder {
     await this.#spool.close();
   }
 
-  async #spoolJobs(jobs: readonly SideEffectJob[], redisProblem: string): Promise<RecordOutcome> {
+  async #spoolJobs(jobs: readonly PreparedJob[], redisProblem: string): Promise<RecordOutcome> {
     const started = performance.now();
     try {
       await this.#spool.append(encodeJobBatch(jobs));
@@ -235,7 +247,7 @@ export class JobRecorder {
   }
 
   #countAdded(
-    jobs: readonly SideEffectJob[],
+    jobs: readonly { readonly plugin: string }[],
     results: readonly AddResult[],
     via: 'drain' | 'replay' | undefined,
   ): void {
@@ -247,7 +259,7 @@ export class JobRecorder {
   }
 
   /** Acknowledged by Redis: also kept in the spool (acknowledged at once) for a replay, in batches. */
-  #keepForReplay(jobs: readonly SideEffectJob[]): void {
+  #keepForReplay(jobs: readonly PreparedJob[]): void {
     if (this.#replayWindowMs === 0) return;
     this.#background.push(...jobs);
     if (this.#background.length >= BACKGROUND_BATCH_JOBS) this.#flushBackground();
@@ -406,7 +418,7 @@ export class JobRecorder {
   }
 }
 
-function pluginsOf(jobs: readonly SideEffectJob[]): string[] {
+function pluginsOf(jobs: readonly { readonly plugin: string }[]): string[] {
   return [...new Set(jobs.map((job) => job.plugin))];
 }
 

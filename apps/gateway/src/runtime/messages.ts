@@ -5,7 +5,7 @@
  * metrics aggregation uses the same channel with its own types.)
  */
 import type { LoadedConfiguration } from '@hookgate/config';
-import type { SideEffectJob } from '@hookgate/queue';
+import type { PreparedJob } from '@hookgate/queue/jobs';
 import type { RecordOutcome } from '../queue/job-recorder.js';
 import type { BreakGlassState } from '../break-glass/index.js';
 import type { RegistrySnapshot } from '../registry/index.js';
@@ -47,12 +47,17 @@ export type WorkerMessage =
       readonly registryGeneration: number;
       readonly error: string;
     }
-  /** One review's side-effect jobs for the primary's producer and spool; `waitMs`: what the review can still wait. */
+  /**
+   * Side-effect jobs for the primary's producer and spool: one request per review (those of the
+   * same event-loop turn travel together); `waitMs`: what the review can still wait.
+   */
   | {
       readonly type: 'hookgate:side-effect-jobs';
-      readonly id: number;
-      readonly jobs: readonly SideEffectJob[];
-      readonly waitMs: number;
+      readonly requests: readonly {
+        readonly id: number;
+        readonly jobs: readonly PreparedJob[];
+        readonly waitMs: number;
+      }[];
     };
 
 function isHookgateMessage(value: unknown): boolean {
