@@ -67,6 +67,41 @@ function register(registry: RegistryClient, request: Registration): Promise<{ ho
     ),
   );
 }
+/**
+ * Sends a pod review until the gateway serves the registered hook and admits it, stores the pod in
+ * the fake apiserver, and waits for the controller to reconcile the side effect as PERSISTED.
+ */
+async function expectAdmittedAndPersisted(
+  where: {
+    env: ReconcileEnvironment;
+    admission: AdmissionClient;
+    prefix: string;
+    plugin: string;
+    reconciler: PluginProcess;
+  },
+  namePrefix: string,
+): Promise<void> {
+  const review = podReview(namePrefix);
+  await expect
+    .poll(
+      async () => {
+        const answer = await where.admission.post('/validate', review.body, { timeout: '10s' });
+        return answer.review.response?.allowed;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  storePod(where.env.api, review);
+  await expect
+    .poll(() => jobView(where.env.redisClient, where.prefix, where.plugin, review.jobId(where.plugin)), {
+      timeout: 15_000,
+    })
+    .toMatchObject({ state: 'completed', returnvalue: { outcome: 'PERSISTED' } });
+  await expect
+    .poll(() => reconcileCounts(where.reconciler, review.uid).applied, { timeout: 5_000 })
+    .toEqual(['PERSISTED']);
+}
+
 const RESERVE = {
   registration: {
     reserve: [{ type: 'Validating', failurePolicy: 'Fail', rules: pods }],
@@ -172,24 +207,10 @@ describe('a plugin registered at run time, reconciled by a controller configured
     await expect.poll(() => queue.getWorkersCount(), { timeout: 10_000 }).toBeGreaterThan(0);
 
     // The gateway serves the registered hook (its workers got the registry snapshot).
-    const review = podReview('registered');
-    await expect
-      .poll(
-        async () => {
-          const answer = await admission.post('/validate', review.body, { timeout: '10s' });
-          return answer.review.response?.allowed;
-        },
-        { timeout: 10_000 },
-      )
-      .toBe(true);
-    storePod(env.api, review);
-
-    await expect
-      .poll(() => jobView(env.redisClient, prefix, PLUGIN, review.jobId(PLUGIN)), { timeout: 15_000 })
-      .toMatchObject({ state: 'completed', returnvalue: { outcome: 'PERSISTED' } });
-    await expect
-      .poll(() => reconcileCounts(env.reconcilePlugin, review.uid).applied, { timeout: 5_000 })
-      .toEqual(['PERSISTED']);
+    await expectAdmittedAndPersisted(
+      { env, admission, prefix, plugin: PLUGIN, reconciler: env.reconcilePlugin },
+      'registered',
+    );
     // The job that waited for the plugin is reconciled too.
     await expect
       .poll(() => jobView(env.redisClient, prefix, PLUGIN, earlyJobId()), { timeout: 10_000 })
@@ -334,20 +355,6 @@ describe('a plugin registered at run time over TCP, called with TLS by the gatew
     expect(serving).toMatchObject({ target, tls: true });
 
     // A review over HTTPS; the plugin's hook answers (it requires the gateway's client certificate).
-    const review = podReview('over-tls');
-    await expect
-      .poll(
-        async () => {
-          const answer = await admission.post('/validate', review.body, { timeout: '10s' });
-          return answer.review.response?.allowed;
-        },
-        { timeout: 10_000 },
-      )
-      .toBe(true);
-    storePod(env.api, review);
-    await expect
-      .poll(() => jobView(env.redisClient, prefix, TLS_PLUGIN, review.jobId(TLS_PLUGIN)), { timeout: 15_000 })
-      .toMatchObject({ state: 'completed', returnvalue: { outcome: 'PERSISTED' } });
-    expect(reconcileCounts(plugin, review.uid).applied).toEqual(['PERSISTED']);
+    await expectAdmittedAndPersisted({ env, admission, prefix, plugin: TLS_PLUGIN, reconciler: plugin }, 'over-tls');
   });
 });

@@ -5,7 +5,6 @@
  * dryRun (no apiserver read; the kubeconfig points at a port nobody listens on).
  */
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,6 +22,7 @@ import { REDIS_CLIENT_BEHAVIOUR, SideEffectProducer, createRedisClient, reconcil
 import { sampleJob } from '@hookgate/queue/testing';
 import { buildController } from './build-controller.js';
 import { readControllerConfig } from './config.js';
+import { writeUnreachableKubeconfig } from './test/unreachable-kubeconfig.js';
 
 const reconciled: string[] = [];
 const ledger = definePlugin({
@@ -42,18 +42,7 @@ let sentinel: RedisSentinelTopology;
 beforeAll(async () => {
   tmp = await tempDir('hookgate-controller-topologies-');
   server = await servePlugin(ledger, { listen: `unix://${path.join(tmp.dir, 'ledger.sock')}`, logger: false });
-  kubeconfig = path.join(tmp.dir, 'kubeconfig');
-  await writeFile(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters: [{ name: none, cluster: { server: "http://127.0.0.1:9" } }]',
-      'users: [{ name: none, user: {} }]',
-      'contexts: [{ name: none, context: { cluster: none, user: none } }]',
-      'current-context: none',
-    ].join('\n'),
-  );
+  kubeconfig = await writeUnreachableKubeconfig(tmp.dir);
   [cluster, sentinel] = await Promise.all([startRedisCluster(), startRedisSentinel()]);
 }, 60_000);
 afterAll(async () => {

@@ -19,6 +19,7 @@ import { SideEffectProducer, reconcileQueueName, type SideEffectJob } from '@hoo
 import { DENIED_BY_HOOK, sampleJob } from '@hookgate/queue/testing';
 import { buildController, type Controller } from './build-controller.js';
 import { readControllerConfig, type ControllerConfig } from './config.js';
+import { writeUnreachableKubeconfig } from './test/unreachable-kubeconfig.js';
 
 const PLUGIN = 'ledger';
 const HOOK = 'claims.ledger.example.com';
@@ -61,19 +62,7 @@ beforeAll(async () => {
   redis = await ensureRedis();
   tmp = await tempDir('hookgate-controller-');
   server = await servePlugin(ledger, { listen: `unix://${path.join(tmp.dir, 'ledger.sock')}`, logger: false });
-  kubeconfig = path.join(tmp.dir, 'kubeconfig');
-  // Port 9 (discard) on loopback: nothing listens, so any read is 'unavailable'.
-  await writeFile(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters: [{ name: none, cluster: { server: "http://127.0.0.1:9", insecure-skip-tls-verify: true } }]',
-      'users: [{ name: none, user: {} }]',
-      'contexts: [{ name: none, context: { cluster: none, user: none } }]',
-      'current-context: none',
-    ].join('\n'),
-  );
+  kubeconfig = await writeUnreachableKubeconfig(tmp.dir);
 }, 30_000);
 
 afterEach(async () => {

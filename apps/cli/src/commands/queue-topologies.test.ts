@@ -2,7 +2,6 @@
  * `hookgate queue status` and `retry` through a real Redis Sentinel and on a real Redis Cluster
  * (devtools starts both; redis-server processes of the test's own, stopped by pid).
  */
-import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +13,7 @@ import {
 import { REDIS_CLIENT_BEHAVIOUR, createRedisClient, reconcileQueueName } from '@hookgate/queue';
 import { sampleJob } from '@hookgate/queue/testing';
 import { queueStatusCommand, type QueueStatus } from './queue-status.js';
+import { capture } from '../test/captured-stream.js';
 
 let sentinel: RedisSentinelTopology;
 let cluster: RedisClusterTopology;
@@ -25,17 +25,6 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
   await Promise.all([sentinel?.stop(), cluster?.stop()]);
 });
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 /** Waiting jobs in two plugin queues, added through the topology's own client. */
 async function seed(url: string, prefix: string): Promise<void> {

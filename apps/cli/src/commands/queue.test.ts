@@ -6,7 +6,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { reconcileQueueName } from '@hookgate/queue';
 import { sampleJob } from '@hookgate/queue/testing';
 import { queueRetryCommand } from './queue-retry.js';
 import { queueStatusCommand, type QueueStatus } from './queue-status.js';
+import { capture } from '../test/captured-stream.js';
 
 let redis: RedisHandle;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -28,17 +28,6 @@ afterEach(async () => {
 afterAll(async () => {
   await redis?.stop();
 });
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 /** Two plugin queues on a fresh prefix: ledger with 2 waiting and 2 failed jobs, quota with 1 waiting. */
 async function seed(): Promise<{ prefix: string; ledger: Queue; failedIds: string[] }> {
