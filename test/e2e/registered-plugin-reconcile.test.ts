@@ -327,7 +327,7 @@ describe('a plugin registered at run time over TCP, called with TLS by the gatew
       `registration of plugin "${TLS_PLUGIN}" refused, 1 problem:\n` +
         `  - tls: Required value: target "${target}" is reached over the network, and plaintext to an admission plugin ` +
         'lets anyone on the path read the reviews and answer in its name: serve the plugin with TLS and register with ' +
-        'tls.caPem (the PEM CA bundle that signs its serving certificate; tls.serverName when the certificate does not name the host), ' +
+        'its CA (tls.ca in the SDK, tls.ca_pem in RegisterRequest: the PEM CA bundle that signs its serving certificate; tls.serverName when the certificate does not name the host), ' +
         'or listen on a unix socket or a loopback address (127.0.0.1, [::1])',
     );
     const refusedPem = await register(registry, registration({ caPem: Buffer.from('not a certificate') })).then(

@@ -82,7 +82,7 @@ describe('watchRegisteredPlugins', () => {
     await until(() => t.calls.length === 1, 'start');
     expect(t.watcher.served()).toEqual(['ledger']);
 
-    await t.publish('gw-a', [plugin('ledger', '10.0.0.1:7000', 2)]);
+    await t.publish('gw-a', [plugin('ledger', '127.0.0.2:7000', 2)]);
     await until(() => t.calls.length === 3, 'restart');
 
     await withdrawRegisteredPlugins(client, t.prefix, 'gw-a');
@@ -90,7 +90,7 @@ describe('watchRegisteredPlugins', () => {
     expect(t.calls).toEqual([
       'start ledger unix:///a.sock',
       'stop ledger',
-      'start ledger 10.0.0.1:7000',
+      'start ledger 127.0.0.2:7000',
       'stop ledger',
     ]);
     expect(t.watcher.served()).toEqual([]);
@@ -114,6 +114,25 @@ describe('watchRegisteredPlugins', () => {
     expect(t.logs.find((l) => l['msg'] === 'serving registered plugin quota: reconciling its queue')).toMatchObject({
       tls: true,
     });
+  });
+
+  it('does not serve a plugin published without TLS at a network address, saying so once, until it has TLS', async () => {
+    const t = await start();
+    await t.publish('gw-old', [plugin('quota', '10.0.0.5:7001'), plugin('ledger', 'unix:///a.sock')]);
+    await until(() => t.calls.length === 1, 'start of the unix-socket neighbour');
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS * 4));
+    expect(t.calls).toEqual(['start ledger unix:///a.sock']);
+    const refusals = t.logs.filter((l) => String(l['msg']).startsWith('not serving registered plugin quota'));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({ level: 'error', plugin: 'quota', target: '10.0.0.5:7001' });
+
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    await t.publish('gw-old', [
+      { ...plugin('quota', '10.0.0.5:7001', 2), tls: { ca } },
+      plugin('ledger', 'unix:///a.sock'),
+    ]);
+    await until(() => t.calls.length === 2, 'start once it has TLS');
+    expect(t.calls[1]).toBe('start quota 10.0.0.5:7001 tls ');
   });
 
   it('leaves a configured plugin of the same name alone, with one warn line when the targets differ', async () => {

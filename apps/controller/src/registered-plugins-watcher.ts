@@ -5,9 +5,14 @@
  * one no gateway publishes any more. Plugins in the controller's own configuration win over a
  * published one of the same name (a warn line when the targets differ).
  *
+ * A published plugin at a network address without TLS is refused (one error line; its jobs wait):
+ * the gateway's Registry takes no such registration, so only an older gateway, or something else
+ * writing the keys, publishes one, and Reconcile carries side-effect payloads.
+ *
  * A read that fails keeps what is served (the jobs of a plugin not served wait in its queue, they
  * do not fail); the next poll tries again.
  */
+import { mayCallInPlaintext } from '@hookgate/config';
 import type { Logger } from '@hookgate/observability';
 import { unionOfRegisteredPlugins, type RegisteredPlugin, type RegisteredPluginsRead } from '@hookgate/queue';
 import type { ControllerPlugin } from './config.js';
@@ -43,6 +48,7 @@ export async function watchRegisteredPlugins(
   let lastConflicts = '';
   const shadowed = new Map<string, string>();
   const failedStarts = new Map<string, string>();
+  const refusedPlaintext = new Map<string, string>();
 
   const apply = async (read: RegisteredPluginsRead): Promise<void> => {
     const problems = read.problems.join('\n');
@@ -67,6 +73,17 @@ export async function watchRegisteredPlugins(
     for (const [name, plugin] of union.plugins) {
       const configured = staticTargets.get(name);
       if (configured === undefined) {
+        if (plugin.tls === undefined && !mayCallInPlaintext(plugin.target)) {
+          if (refusedPlaintext.get(name) !== plugin.target) {
+            logger.error(
+              { plugin: name, target: plugin.target, gateways: plugin.gateways },
+              `not serving registered plugin ${name}: it is published without TLS at a network address, and Reconcile would carry side effects in plaintext; its jobs wait in its queue. Register it again through a current gateway with its CA (tls.ca in the SDK), or on a unix socket or loopback address`,
+            );
+          }
+          refusedPlaintext.set(name, plugin.target);
+          continue;
+        }
+        refusedPlaintext.delete(name);
         wanted.set(name, plugin);
         continue;
       }

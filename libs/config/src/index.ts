@@ -25,3 +25,4 @@ export type { ConfigurationWatch, WatchOptions } from './watch-configuration.js'
 export { applyServeFlags } from './serve-flags.js';
 export type { ServeFlags } from './serve-flags.js';
 export { referencedFiles } from './check-files.js';
+export { isLoopbackTarget, mayCallInPlaintext } from './plaintext-targets.js';

@@ -109,8 +109,10 @@ function clientOf(spec: RedisConnectionSpec, behaviour: RedisClientBehaviour): R
     sentinelRetryStrategy: retry === null ? () => null : (times) => retry(times),
     // Subscribes to the Sentinels' +switch-master: reconnects to a new master at once after a failover.
     failoverDetector: true,
-    // A master demoted by a failover answers writes with READONLY: reconnect, the Sentinels name the new one.
-    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
+    // A master demoted by a failover answers writes with READONLY: reconnect, the Sentinels name the
+    // new one. With an offline queue the command is sent again there (2); without one (fail-fast
+    // clients) a resend would only fail as "stream isn't writeable", so the caller gets READONLY (1).
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? (behaviour.offlineQueue ? 2 : 1) : false),
   });
 }
 

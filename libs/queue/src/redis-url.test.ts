@@ -84,6 +84,10 @@ describe('parseRedisUrl', () => {
     { url: 'redis+cluster://n1?sentinelPassword=x', problem: /takes none/ },
     { url: 'redis+cluster://n1,,n2', problem: /host 2 \(""\)/ },
     { url: 'redis://h#x', problem: /#fragment/ },
+    // A password with an unencoded delimiter: refused without quoting it.
+    { url: 'redis://default:se#cret@redis:6379', problem: /percent-encode them/ },
+    { url: 'redis://default:se/cret@redis:6379', problem: /percent-encode them/ },
+    { url: 'redis://:se?cret@redis:6379', problem: /percent-encode them/ },
   ])('refuses $url', ({ url, problem }) => {
     const parsed = parseRedisUrl(url);
     expect(parsed.ok).toBe(false);
@@ -109,6 +113,14 @@ describe('redactRedisUrl', () => {
     ['redis://secret@h:6379', 'redis://***@h:6379'],
     ['not a url', 'not a url'],
     ['user:secret@host:6379', 'user:***@host:6379'],
+    ['redis://default:se#cret@redis:6379', 'redis://default:***@redis:6379'],
+    ['redis://default:se/cret@redis:6379/0', 'redis://default:***@redis:6379/0'],
+    ['redis://:se?cret@redis:6379', 'redis://:***@redis:6379'],
+    ['redis+sentinel://s1/m?sentinelPassword=se#cret', 'redis+sentinel://s1/m?sentinelPassword=***'],
+    [
+      'redis+sentinel://s1/m?sentinelPassword=se@cret&sentinelUsername=w',
+      'redis+sentinel://s1/m?sentinelPassword=***&sentinelUsername=w',
+    ],
   ])('%s', (url, want) => expect(redactRedisUrl(url)).toBe(want));
 });
 

@@ -72,6 +72,8 @@ export function parseRedisUrl(url: string): RedisUrlParse {
       `must be a redis://, rediss://, redis+sentinel://, rediss+sentinel://, redis+cluster:// or rediss+cluster:// URL, not ${scheme}://`,
     );
   let rest = schemeMatch[2]!;
+  if (passwordHoldsDelimiter(rest))
+    return fail('the user name or password holds "/", "?" or "#": percent-encode them (%2F, %3F, %23)');
   if (rest.includes('#')) return fail('must not have a #fragment');
   const queryAt = rest.indexOf('?');
   const query = queryAt >= 0 ? rest.slice(queryAt + 1) : '';
@@ -150,15 +152,33 @@ export function requireRedisUrl(url: string, field = 'redisUrl'): RedisConnectio
   return parsed.spec;
 }
 
-/** The URL as given, with its passwords (userinfo, sentinelPassword) replaced by `***`; works on unparsable ones too. */
+/**
+ * The URL as given, with its passwords (userinfo, sentinelPassword) replaced by `***`; works on
+ * unparsable ones too. It errs on the side of hiding: everything up to the last `@` is userinfo,
+ * even when a password holds `/`, `?` or `#` unencoded (a URL parser would end the userinfo there).
+ */
 export function redactRedisUrl(url: string): string {
-  return (
-    url
-      .replace(/^((?:[^:/?#]*:\/\/)?[^:@/?#]*:)[^/?#]*@/, (_, head: string) => `${head}***@`)
-      // A lone userinfo is the password (parseUserinfo).
-      .replace(/^([^:/?#]*:\/\/)[^:@/?#]+@/, (_, head: string) => `${head}***@`)
-      .replace(/([?&]sentinelPassword=)[^&#]*/gi, (_, head: string) => `${head}***`)
-  );
+  // Up to the next `&` only: a password may hold `#` or `@`.
+  const masked = url.replace(/([?&]sentinelPassword=)[^&]*/gi, (_, head: string) => `${head}***`);
+  const head = /^[^:/?#@]*:\/\//.exec(masked)?.[0] ?? '';
+  const at = masked.lastIndexOf('@');
+  if (at < head.length) return masked;
+  const userinfo = masked.slice(head.length, at);
+  const colon = userinfo.indexOf(':');
+  // `user:password@` keeps the user name; a lone userinfo is the password (parseUserinfo).
+  const user = colon >= 0 && !/[/?#]/.test(userinfo.slice(0, colon)) ? userinfo.slice(0, colon + 1) : '';
+  return `${head}${user}***${masked.slice(at)}`;
+}
+
+/**
+ * Whether an `@` past the first `/`, `?` or `#` ends a userinfo: a password with one of those
+ * characters unencoded. (An `@` in a query value follows a `=`; hosts and master names hold none.)
+ */
+function passwordHoldsDelimiter(rest: string): boolean {
+  const delimiter = rest.search(/[/?#]/);
+  if (delimiter < 0) return false;
+  const at = rest.lastIndexOf('@');
+  return at > delimiter && !rest.slice(delimiter, at).includes('=');
 }
 
 /** Whether a key prefix holds a Redis Cluster hash tag (`{...}`, non-empty). */
@@ -183,7 +203,8 @@ function parseUserinfo(userinfo: string): { username?: string; password?: string
   const password = rawPassword === undefined ? undefined : decode(rawPassword);
   if (username === undefined) return 'the user name has a malformed %-escape';
   if (password === undefined && rawPassword !== undefined) return 'the password has a malformed %-escape';
-  // `redis://secret@host` (no colon): ioredis and redis-cli take a lone userinfo as the password.
+  // `redis://secret@host` (no colon): the password, as redis-cli reads it (ioredis's own parser
+  // would take it as a user name with no password; a URL with a user name says `user:password@`).
   if (rawPassword === undefined) return username === '' ? {} : { password: username };
   return { ...(username !== '' ? { username } : {}), ...(password !== '' ? { password } : {}) };
 }

@@ -49,6 +49,7 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
     await Promise.all(processes.map((p) => p.stop()));
     await rm(dir, { recursive: true, force: true });
   };
+  let stopClient = (): void => undefined;
   try {
     const [masterPort, replicaPort, sentinelPort] = [await freePort(), await freePort(), await freePort()];
     for (const [name, port, extra] of [
@@ -73,6 +74,9 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
     );
     processes.push(await spawnRedisProcess([conf, '--sentinel'], sentinelPort));
     const sentinel = new Redis({ host: '127.0.0.1', port: sentinelPort, lazyConnect: true, maxRetriesPerRequest: 1 });
+    // Its errors reach the commands that fail; a start that fails below must not leave it retrying.
+    sentinel.on('error', () => undefined);
+    stopClient = () => sentinel.disconnect();
     const ask = async <T>(fn: (client: Redis) => Promise<T>): Promise<T> => {
       await sentinel.connect().catch(() => undefined);
       return fn(sentinel);
@@ -111,6 +115,7 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
       },
     };
   } catch (error) {
+    stopClient();
     await stop();
     throw error;
   }

@@ -66,7 +66,14 @@ export async function openQueues(
       `cannot reach Redis at ${where}: ${(lastError ?? (error as Error)).message}; pass --redis URL or set REDIS_URL`,
     );
   }
-  const names = plugins.length > 0 ? [...plugins] : await discoverPlugins(redis, prefix);
+  let names: string[];
+  try {
+    names = plugins.length > 0 ? [...plugins] : await discoverPlugins(redis, prefix);
+  } catch (error) {
+    // A SCAN refused (ACL) or a Cluster master down: the message reaches the operator, the client does not linger.
+    redis.disconnect();
+    throw error;
+  }
   const queues = new Map(
     names.sort().map((plugin) => [plugin, new Queue(reconcileQueueName(plugin), { connection: redis, prefix })]),
   );

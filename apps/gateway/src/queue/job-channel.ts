@@ -72,9 +72,11 @@ export function primaryJobChannel(send: (message: WorkerMessage) => void): { rec
   const waiting = new Map<number, (outcome: RecordOutcome) => void>();
   let nextId = 0;
   /** Requests of this event-loop turn, sent together after its I/O. */
-  let due: { id: number; jobs: PreparedJob[]; waitMs: number }[] = [];
+  let due: { id: number; jobs: PreparedJob[]; deadline: number }[] = [];
   const sendDue = () => {
-    const requests = due;
+    const now = performance.now();
+    // The time left as of sending: a request that waited for this turn's end has less of it.
+    const requests = due.map(({ id, jobs, deadline }) => ({ id, jobs, waitMs: Math.max(0, deadline - now) }));
     due = [];
     send({ type: 'hookgate:side-effect-jobs', requests });
   };
@@ -109,7 +111,7 @@ export function primaryJobChannel(send: (message: WorkerMessage) => void): { rec
           resolve(outcome);
         };
         waiting.set(id, answer);
-        if (due.push({ id, jobs: prepared, waitMs }) === 1) setImmediate(sendDue);
+        if (due.push({ id, jobs: prepared, deadline: performance.now() + waitMs }) === 1) setImmediate(sendDue);
       });
     },
     close() {

@@ -8,12 +8,8 @@
  * the registry; the client certificate for mTLS is the caller's own setting).
  */
 import { X509Certificate } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
+import { mayCallInPlaintext } from '@hookgate/config';
 import type { RegisteredTls, RegisterInput } from './types.js';
-
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
@@ -25,13 +21,13 @@ export type TlsCheck =
 export function checkRegistrationTls(target: string, tls: RegisterInput['tls'], now: Date = new Date()): TlsCheck {
   const unix = target.startsWith('unix:');
   if (tls === undefined) {
-    if (unix || isLoopbackTarget(target)) return { ok: true, tls: undefined };
+    if (mayCallInPlaintext(target)) return { ok: true, tls: undefined };
     return {
       ok: false,
       problems: [
         `tls: Required value: target ${JSON.stringify(target)} is reached over the network, and plaintext to an admission plugin ` +
           'lets anyone on the path read the reviews and answer in its name: serve the plugin with TLS and register with ' +
-          'tls.caPem (the PEM CA bundle that signs its serving certificate; tls.serverName when the certificate does not name the host), ' +
+          'its CA (tls.ca in the SDK, tls.ca_pem in RegisterRequest: the PEM CA bundle that signs its serving certificate; tls.serverName when the certificate does not name the host), ' +
           'or listen on a unix socket or a loopback address (127.0.0.1, [::1])',
       ],
     };
@@ -53,16 +49,6 @@ export function checkRegistrationTls(target: string, tls: RegisterInput['tls'], 
     );
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, tls: { ca, ...(serverName === '' ? {} : { serverName }) } };
-}
-
-/** `127.x.y.z:port` or `[::1]:port`: a name such as localhost is not trusted to stay on this host. */
-export function isLoopbackTarget(target: string): boolean {
-  const colon = target.lastIndexOf(':');
-  if (colon < 0) return false;
-  const host = target.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
-  const family = isIP(host);
-  if (family === 0) return false;
-  return LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 function caBundleProblems(ca: string, now: Date): string[] {

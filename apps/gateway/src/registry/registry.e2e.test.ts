@@ -288,7 +288,7 @@ describe('registry end to end', () => {
     // 1. Plaintext to a target that is not a loopback address: refused at registration, saying what to do.
     const plaintext = register(`localhost:${port}`);
     await expect(plaintext.ready).rejects.toThrow(
-      /^registration of plugin "team-labels" refused, 1 problem:\n {2}- tls: Required value: target "localhost:\d+" is reached over the network.*register with tls\.caPem/,
+      /^registration of plugin "team-labels" refused, 1 problem:\n {2}- tls: Required value: target "localhost:\d+" is reached over the network.*register with its CA \(tls\.ca in the SDK/,
     );
     await plaintext.close();
     expect(gateway.registry?.snapshot().registrations).toEqual([]);
