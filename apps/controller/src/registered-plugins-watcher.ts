@@ -14,7 +14,12 @@
  */
 import { mayCallInPlaintext } from '@hookgate/config';
 import type { Logger } from '@hookgate/observability';
-import { unionOfRegisteredPlugins, type RegisteredPlugin, type RegisteredPluginsRead } from '@hookgate/queue';
+import {
+  samePluginTls,
+  unionOfRegisteredPlugins,
+  type RegisteredPlugin,
+  type RegisteredPluginsRead,
+} from '@hookgate/queue';
 import type { ControllerPlugin } from './config.js';
 
 export interface RegisteredPluginsWatcherOptions {
@@ -103,8 +108,7 @@ export async function watchRegisteredPlugins(
         next !== undefined &&
         next.target === current.target &&
         next.registeredAt === current.registeredAt &&
-        next.tls?.ca === current.tls?.ca &&
-        next.tls?.serverName === current.tls?.serverName
+        samePluginTls(next.tls, current.tls)
       )
         continue;
       served.delete(name);

@@ -174,6 +174,22 @@ describe('encodeAnnotationsForApiserver', () => {
     });
   });
 
+  it('answers a remembered key as it encoded it the first time, entry order included', () => {
+    const annotations = {
+      'mutation.webhook.admission.k8s.io/round_1_index_2': '{}',
+      [`hook.example.com/${'k'.repeat(80)}`]: 'long, hashed',
+      'a.example.com/b_c': '1',
+      'a.example.com_b/c': '2',
+    };
+    const first = Object.entries(encodeAnnotationsForApiserver(annotations));
+    expect(Object.entries(encodeAnnotationsForApiserver(annotations))).toEqual(first);
+    expect(first.map(([key]) => key)).toEqual(
+      Object.keys(annotations)
+        .map((key) => encodeAnnotationKey(key))
+        .filter((key, i, all) => all.indexOf(key) === i),
+    );
+  });
+
   it('always produces a key the apiserver accepts under its own prefix (property)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), (key) => {

@@ -124,13 +124,32 @@ export function encodeAnnotationsForApiserver(
   options: EncodeAnnotationsOptions = {},
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(annotations)) {
+  for (const key in annotations) {
+    if (!Object.hasOwn(annotations, key)) continue;
     if (!options.includePatchAnnotations && key.startsWith(PATCH_PREFIX)) continue;
-    const encoded = encodeAnnotationKey(key);
+    const encoded = rememberedEncoding(key);
     // Distinct inner keys only meet here through a hash collision: first wins, like the apiserver.
-    if (!Object.hasOwn(out, encoded)) out[encoded] = value;
+    if (!Object.hasOwn(out, encoded)) out[encoded] = annotations[key]!;
   }
   return out;
+}
+
+/**
+ * Every mutating review carries a `mutation.webhook…/round_R_index_I` key per hook, and encoding one
+ * runs the qualified-name check: each key's encoding is remembered (about 0.5 % of a gateway
+ * worker's CPU). Hooks choose their own keys, so the memory is bounded and starts afresh when full.
+ */
+const MAX_REMEMBERED_KEYS = 4096;
+const rememberedKeys = new Map<string, string>();
+
+function rememberedEncoding(key: string): string {
+  let encoded = rememberedKeys.get(key);
+  if (encoded === undefined) {
+    if (rememberedKeys.size >= MAX_REMEMBERED_KEYS) rememberedKeys.clear();
+    encoded = encodeAnnotationKey(key);
+    rememberedKeys.set(key, encoded);
+  }
+  return encoded;
 }
 
 /** One inner key → a valid name part for the apiserver (see encodeAnnotationsForApiserver). */

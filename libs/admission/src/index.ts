@@ -30,7 +30,6 @@ export {
   mutationAnnotationValue,
   patchAnnotationKey,
   patchAnnotationValue,
-  PATCH_PREFIX,
   failedOpenMutationKey,
   failedOpenValidatingKey,
   type EncodeAnnotationsOptions,

@@ -99,6 +99,7 @@ export {
   readRegisteredPlugins,
   registeredPluginsIndexKey,
   registeredPluginsKey,
+  samePluginTls,
   unionOfRegisteredPlugins,
   withdrawRegisteredPlugins,
   type PublishedPlugin,

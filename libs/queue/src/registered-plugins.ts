@@ -178,7 +178,7 @@ export function unionOfRegisteredPlugins(sets: readonly PublishedPluginSet[]): R
     if (targets.length > 1) conflicts.push({ name, targets });
     // Only gateways holding the very registration (target and TLS) extend its lease.
     const same = entries.filter(
-      (e) => e.plugin.target === newest.plugin.target && sameTls(e.plugin.tls, newest.plugin.tls),
+      (e) => e.plugin.target === newest.plugin.target && samePluginTls(e.plugin.tls, newest.plugin.tls),
     );
     plugins.set(name, {
       ...newest.plugin,
@@ -200,7 +200,8 @@ function decodeTls(tls: unknown): PublishedPluginTls | undefined | string {
   return serverName === undefined ? { ca } : { ca, serverName };
 }
 
-function sameTls(a: PublishedPluginTls | undefined, b: PublishedPluginTls | undefined): boolean {
+/** Whether two registrations are called with the same TLS (both plaintext, or the same CA and server name). */
+export function samePluginTls(a: PublishedPluginTls | undefined, b: PublishedPluginTls | undefined): boolean {
   return a?.ca === b?.ca && a?.serverName === b?.serverName;
 }
 

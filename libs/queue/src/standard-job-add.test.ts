@@ -9,7 +9,7 @@ import { Queue } from 'bullmq';
 import { BACKOFF_TYPE } from './backoff.js';
 import { prepareJob, withStringField } from './prepared-job.js';
 import { JOB_NAMES, reconcileQueueName } from './queue-names.js';
-import { bullmqAddCall, StandardJobAdd } from './standard-job-add.js';
+import { bullmqAddCall, StandardJobAdd, type ScriptClient } from './standard-job-add.js';
 import { sampleJob } from './testing/sample-job.js';
 import bullmqPackage from 'bullmq/package.json' with { type: 'json' };
 
@@ -36,7 +36,14 @@ describe('StandardJobAdd', () => {
       for (const uid of ['u-1', 'another-request-uid']) {
         const job = prepareJob(sampleJob({}, { uid }));
         const data = withStringField(job, 'addToken', 'token-1');
-        const ours = add.argsOf(job.jobId, data, 1_764_143_540_123);
+        let ours = { name: '', args: [] as unknown[] };
+        const recorder: ScriptClient = {
+          runCommand(name, args) {
+            ours = { name, args };
+            return Promise.resolve(job.jobId);
+          },
+        };
+        await add.add(recorder, job.jobId, data, 1_764_143_540_123);
         const bullmq = await bullmqAddCall(
           q,
           JOB_NAMES.sideEffect,

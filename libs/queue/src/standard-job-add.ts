@@ -52,22 +52,6 @@ export class StandardJobAdd {
     return new StandardJobAdd(queue, name, packedOptions, idOffset);
   }
 
-  /** The script's arguments for one job (as BullMQ's own add would send them). */
-  argsOf(jobId: string, data: string, timestamp: number): { readonly name: string; readonly args: unknown[] } {
-    const backend = this.#queue.backend as unknown as BackendInternals;
-    let name = '';
-    let args: unknown[] = [];
-    const recorder: ScriptClient = {
-      runCommand(command, commandArgs) {
-        name = command;
-        args = commandArgs;
-        return Promise.resolve(jobId);
-      },
-    };
-    void backend.addStandardJob(recorder, { data }, this.#optionsFor(jobId), this.#scriptArgs(jobId, timestamp));
-    return { name, args };
-  }
-
   /** Sends the add on `client` (BullMQ's client of the queue); resolves with the job id, added or already there. */
   async add(client: ScriptClient, jobId: string, data: string, timestamp: number): Promise<string> {
     const backend = this.#queue.backend as unknown as BackendInternals;

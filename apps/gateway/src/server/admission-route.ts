@@ -3,6 +3,7 @@
  * about admission semantics is libs/admission's; this file only wires the request to it.
  */
 import {
+  encodeAnnotationsForApiserver,
   computeRequestBudget,
   decodeReview,
   encodeReview,
@@ -18,7 +19,6 @@ import {
 } from '@hookgate/admission';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pluginTransport } from '../grpc/index.js';
-import { annotationsForApiserver } from './apiserver-annotations.js';
 import { badRequest } from './bad-request.js';
 import { routeByTarget, routeTogetherByTarget } from './composite-invoker.js';
 import { logDecision } from './decision-log.js';
@@ -102,7 +102,7 @@ export function admissionHandler(phase: Phase, ctx: GatewayContext, policy?: Fai
     );
     const answer = encodeReview(version, admission.uid, {
       ...outcome,
-      auditAnnotations: annotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations),
+      auditAnnotations: encodeAnnotationsForApiserver(outcome.auditAnnotations, state.annotations ?? ctx.annotations),
     });
     writeReview(reply, answer, ctx.draining());
   };
