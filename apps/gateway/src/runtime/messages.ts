@@ -6,7 +6,8 @@
  */
 import type { LoadedConfiguration } from '@hookgate/config';
 import type { PreparedJob } from '@hookgate/queue/jobs';
-import type { RecordOutcome } from '../queue/job-recorder.js';
+import type { AddOutcome } from '@hookgate/queue';
+import type { RecordOutcome } from '../queue/record-outcome.js';
 import type { BreakGlassState } from '../break-glass/index.js';
 import type { RegistrySnapshot } from '../registry/index.js';
 
@@ -32,7 +33,9 @@ export type PrimaryMessage =
   | {
       readonly type: 'hookgate:side-effect-jobs-recorded';
       readonly answers: readonly { readonly id: number; readonly outcome: RecordOutcome }[];
-    };
+    }
+  /** Whether workers add their jobs to Redis themselves (false while the primary spools or drains). */
+  | { readonly type: 'hookgate:side-effect-route'; readonly direct: boolean };
 
 export type WorkerMessage =
   /** Sent once the worker listens for IPC: the primary answers with the current configuration. */
@@ -49,7 +52,8 @@ export type WorkerMessage =
     }
   /**
    * Side-effect jobs for the primary's producer and spool: one request per review (those of the
-   * same event-loop turn travel together); `waitMs`: what the review can still wait.
+   * same event-loop turn travel together); `waitMs`: what the review can still wait;
+   * `redisProblem`: Redis failed them in the worker (spool them at once).
    */
   | {
       readonly type: 'hookgate:side-effect-jobs';
@@ -57,7 +61,14 @@ export type WorkerMessage =
         readonly id: number;
         readonly jobs: readonly PreparedJob[];
         readonly waitMs: number;
+        readonly redisProblem?: string;
       }[];
+    }
+  /** Jobs Redis acknowledged in the worker, in batches: for the primary's counters and replay copy. */
+  | {
+      readonly type: 'hookgate:side-effect-jobs-acknowledged';
+      readonly jobs: readonly PreparedJob[];
+      readonly outcomes: readonly AddOutcome[];
     };
 
 function isHookgateMessage(value: unknown): boolean {
