@@ -16,14 +16,15 @@
  *   start), those jobs are added again; their deterministic ids make the ones Redis kept duplicates.
  *
  * What this does not cover (the double-failure gap): Redis losing jobs it acknowledged (a restart
- * without persistence, a failover) while this process also dies before their background batch
- * reached the disk (at most BACKGROUND_BATCH_MS plus one fsync); jobs older than the replay
+ * without persistence, a failover) while this process, or the worker that added them, also dies
+ * before their batch reached the disk (at most ACKNOWLEDGED_BATCH_MS in the worker, then
+ * BACKGROUND_BATCH_MS here, plus one fsync); jobs older than the replay
  * window that the controller had not finished; and the spool's disk itself.
  */
 import { HG_ERR_SPOOL_WRITE_FAILED, isHookgateError } from '@hookgate/errors';
 import type { Logger } from '@hookgate/observability';
 import {
-  SideEffectProducer,
+  type SideEffectProducer,
   prepareJob,
   redactRedisUrl,
   type AddOutcome,
@@ -32,6 +33,7 @@ import {
   type SideEffectJob,
 } from '@hookgate/queue';
 import { Spool, type SpoolRecord } from '@hookgate/spool';
+import { openGatewayProducer } from './gateway-producer.js';
 import { decodeJobBatch, encodeJobBatch } from './job-batch.js';
 import type { PrimaryJobs } from './job-channel.js';
 import { ACKNOWLEDGED_BATCH_MS, type AcknowledgedJobs, type RecordOutcome } from './record-outcome.js';
@@ -94,22 +96,9 @@ export class JobRecorder implements PrimaryJobs {
     this.#spool = spool;
     this.#replayWindowMs = options.spool.replayWindowMinutes * 60_000;
     this.#redisFirst = true;
-    let lastLogged = 0;
-    this.#producer = new SideEffectProducer({
-      redisUrl: options.redis.url,
-      prefix: options.redis.prefix,
-      addTimeoutMs: options.redis.addTimeoutMs,
-      connectTimeoutMs: options.redis.connectTimeoutMs,
-      onConnectionError: (error) => {
-        // ioredis reports every reconnect attempt: one line per 30 s is enough to see it.
-        if (Date.now() - lastLogged < 30_000) return;
-        lastLogged = Date.now();
-        this.#log.warn(
-          { redis: redactRedisUrl(options.redis.url), error: error.message },
-          'side-effect queue: Redis connection failed; jobs go to the spool until it is back',
-        );
-      },
-    });
+    this.#producer = openGatewayProducer(options.redis, (fields) =>
+      this.#log.warn(fields, 'side-effect queue: Redis connection failed; jobs go to the spool until it is back'),
+    );
     this.#metrics = options.metrics(this);
     this.#timer = setInterval(() => this.#kick(), options.maintenanceIntervalMs ?? 500);
     this.#timer.unref();

@@ -7,19 +7,15 @@
  * replay copy. docs/architecture.md ("Side-effect jobs") gives the measurement behind the split.
  */
 import type { Logger } from '@hookgate/observability';
-import { SideEffectProducer, redactRedisUrl, type AddOutcome, type AddResult } from '@hookgate/queue';
+import type { AddOutcome, AddResult, SideEffectProducer } from '@hookgate/queue';
+import { openGatewayProducer, type GatewayRedisSettings } from './gateway-producer.js';
 import { prepareJob, type PreparedJob, type SideEffectJob } from '@hookgate/queue/jobs';
 import type { RecordPreparedJobs } from './job-channel.js';
 import { describeError, redisWaitMs, withDeadline } from './redis-deadline.js';
 import { ACKNOWLEDGED_BATCH_MS, type AcknowledgedJobs, type RecordOutcome } from './record-outcome.js';
 
 export interface WorkerJobRecorderOptions {
-  readonly redis: {
-    readonly url: string;
-    readonly prefix: string;
-    readonly addTimeoutMs: number;
-    readonly connectTimeoutMs: number;
-  };
+  readonly redis: GatewayRedisSettings;
   readonly log: Logger;
   /** The primary: spools what this worker could not hand to Redis (redisProblem set: Redis failed them here). */
   readonly viaPrimary: RecordPreparedJobs;
@@ -41,22 +37,13 @@ export class WorkerJobRecorder {
 
   constructor(options: WorkerJobRecorderOptions) {
     this.#options = options;
-    let lastLogged = 0;
-    this.#producer = new SideEffectProducer({
-      redisUrl: options.redis.url,
-      prefix: options.redis.prefix,
-      addTimeoutMs: options.redis.addTimeoutMs,
-      connectTimeoutMs: options.redis.connectTimeoutMs,
-      onConnectionError: (error) => {
-        // The primary says it at warn for the gateway; a worker's reconnect attempts are detail.
-        if (Date.now() - lastLogged < 30_000) return;
-        lastLogged = Date.now();
-        options.log.debug(
-          { redis: redactRedisUrl(options.redis.url), error: error.message },
-          "side-effect queue: this worker's Redis connection failed; its jobs go through the primary",
-        );
-      },
-    });
+    // The primary says it at warn for the gateway; a worker's reconnect attempts are detail.
+    this.#producer = openGatewayProducer(options.redis, (fields) =>
+      options.log.debug(
+        fields,
+        "side-effect queue: this worker's Redis connection failed; its jobs go through the primary",
+      ),
+    );
   }
 
   /** True when this worker adds its jobs to Redis itself. */
