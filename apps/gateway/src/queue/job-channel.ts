@@ -16,12 +16,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { PreparedJob } from '@hookgate/queue/jobs';
 import { isPrimaryMessage, isWorkerMessage, type PrimaryMessage, type WorkerMessage } from '../runtime/messages.js';
-import type { AcknowledgedJobs, RecordOutcome } from './record-outcome.js';
+import type { AcknowledgedJobs, RecordOutcome, WorkerFallback } from './record-outcome.js';
 
 export type RecordPreparedJobs = (
   jobs: readonly PreparedJob[],
   waitMs: number,
-  redisProblem?: string,
+  fallback?: WorkerFallback,
 ) => Promise<RecordOutcome>;
 
 /** What the primary's recorder does for its workers (JobRecorder). */
@@ -65,7 +65,7 @@ function answerRequest(
     readonly id: number;
     readonly jobs: readonly PreparedJob[];
     readonly waitMs: number;
-    readonly redisProblem?: string;
+    readonly fallback?: WorkerFallback;
   },
 ): void {
   const recorded =
@@ -75,13 +75,11 @@ function answerRequest(
           code: 'not-configured',
           reason: 'the gateway has no redis configured',
         })
-      : jobs
-          .recordPrepared(request.jobs, request.waitMs, request.redisProblem)
-          .catch((error: unknown): RecordOutcome => ({
-            ok: false,
-            code: 'internal',
-            reason: `recording failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-          }));
+      : jobs.recordPrepared(request.jobs, request.waitMs, request.fallback).catch((error: unknown): RecordOutcome => ({
+          ok: false,
+          code: 'internal',
+          reason: `recording failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+        }));
   void recorded.then((outcome) => answerAtTickEnd(worker, { id: request.id, outcome }));
 }
 
@@ -122,15 +120,15 @@ export function primaryJobChannel(send: (message: WorkerMessage, sent?: () => vo
   const waiting = new Map<number, (outcome: RecordOutcome) => void>();
   let nextId = 0;
   /** Requests of this event-loop turn, sent together after its I/O. */
-  let due: { id: number; jobs: readonly PreparedJob[]; deadline: number; redisProblem?: string }[] = [];
+  let due: { id: number; jobs: readonly PreparedJob[]; deadline: number; fallback?: WorkerFallback }[] = [];
   const sendDue = () => {
     const now = performance.now();
     // The time left as of sending: a request that waited for this turn's end has less of it.
-    const requests = due.map(({ id, jobs, deadline, redisProblem }) => ({
+    const requests = due.map(({ id, jobs, deadline, fallback }) => ({
       id,
       jobs,
       waitMs: Math.max(0, deadline - now),
-      ...(redisProblem === undefined ? {} : { redisProblem }),
+      ...(fallback === undefined ? {} : { fallback }),
     }));
     due = [];
     send({ type: 'hookgate:side-effect-jobs', requests });
@@ -146,7 +144,7 @@ export function primaryJobChannel(send: (message: WorkerMessage, sent?: () => vo
   process.on('message', onMessage);
   process.on('disconnect', onDisconnect);
   return {
-    record(jobs, waitMs, redisProblem) {
+    record(jobs, waitMs, fallback) {
       const id = ++nextId;
       return new Promise<RecordOutcome>((resolve) => {
         const timer = setTimeout(
@@ -168,7 +166,7 @@ export function primaryJobChannel(send: (message: WorkerMessage, sent?: () => vo
           id,
           jobs,
           deadline: performance.now() + waitMs,
-          ...(redisProblem === undefined ? {} : { redisProblem }),
+          ...(fallback === undefined ? {} : { fallback }),
         };
         if (due.push(request) === 1) setImmediate(sendDue);
       });

@@ -33,11 +33,16 @@ import {
   type SideEffectJob,
 } from '@hookgate/queue';
 import { Spool, type SpoolRecord } from '@hookgate/spool';
-import { openGatewayProducer } from './gateway-producer.js';
+import { openGatewayProducer, type GatewayRedisSettings } from './gateway-producer.js';
 import { decodeJobBatch, encodeJobBatch } from './job-batch.js';
 import type { PrimaryJobs } from './job-channel.js';
-import { ACKNOWLEDGED_BATCH_MS, type AcknowledgedJobs, type RecordOutcome } from './record-outcome.js';
-import { describeError, redisWaitMs, withDeadline } from './redis-deadline.js';
+import {
+  ACKNOWLEDGED_BATCH_MS,
+  type AcknowledgedJobs,
+  type RecordOutcome,
+  type WorkerFallback,
+} from './record-outcome.js';
+import { describeError, redisHadItsTime, redisWaitMs, withDeadline } from './redis-deadline.js';
 import type { SideEffectQueueMetrics } from './queue-metrics.js';
 import { readLastRunId, writeLastRunId } from './redis-identity-file.js';
 
@@ -66,6 +71,8 @@ const BACKGROUND_BATCH_MS = 50;
 const BACKGROUND_BATCH_JOBS = 256;
 /** Spool records handed to Redis at once while draining (in order; each acknowledged after its jobs). */
 const DRAIN_WINDOW = 16;
+/** How long after a replay the acknowledged jobs workers send are added again as well. */
+const LATE_ACKNOWLEDGEMENTS_MS = 30_000;
 
 export class JobRecorder implements PrimaryJobs {
   readonly #producer: SideEffectProducer;
@@ -89,6 +96,7 @@ export class JobRecorder implements PrimaryJobs {
   #maintainAgain = false;
   #closed = false;
   #routeListeners: ((direct: boolean) => void)[] = [];
+  #replayedAt: number | undefined;
 
   private constructor(options: JobRecorderOptions, spool: Spool) {
     this.#options = options;
@@ -125,6 +133,11 @@ export class JobRecorder implements PrimaryJobs {
       );
     }
     const pending = spool.stats().pendingRecords;
+    // Older jobs first: workers go through the primary until the drain is done.
+    if (pending > 0) {
+      recorder.#redisFirst = false;
+      recorder.#downReason = 'the spool holds jobs from before the restart, which reach Redis first';
+    }
     if (pending > 0) {
       options.log.info(
         { spoolDir: spool.dir, pendingRecords: pending },
@@ -141,6 +154,12 @@ export class JobRecorder implements PrimaryJobs {
 
   redisUp(): boolean {
     return this.#redisFirst && this.#producer.connectionStatus === 'ready';
+  }
+
+  /** The Redis this recorder was opened on (workers add their jobs there). */
+  get redis(): GatewayRedisSettings {
+    const { url, prefix, addTimeoutMs, connectTimeoutMs } = this.#options.redis;
+    return { url, prefix, addTimeoutMs, connectTimeoutMs };
   }
 
   /** True while workers hand their jobs to Redis themselves: Redis comes first and the spool is drained. */
@@ -165,24 +184,32 @@ export class JobRecorder implements PrimaryJobs {
 
   /**
    * record, for jobs serialised where they were built (a worker): their JSON is stored and spooled
-   * as it is. `redisProblem`: Redis already failed them in a worker, so they go to the spool at once
-   * (and the recorder spools until Redis answers and the spool is drained).
+   * as it is. `fallback`: the worker tried Redis already, so they go to the spool at once (and, when
+   * Redis failed them, the recorder spools until Redis answers and the spool is drained).
    */
-  async recordPrepared(jobs: readonly PreparedJob[], waitMs: number, redisProblem?: string): Promise<RecordOutcome> {
+  async recordPrepared(
+    jobs: readonly PreparedJob[],
+    waitMs: number,
+    fallback?: WorkerFallback,
+  ): Promise<RecordOutcome> {
     if (this.#closed) return { ok: false, code: 'closed', reason: 'the gateway is shutting down' };
-    if (redisProblem !== undefined) this.#redisDown(redisProblem);
-    redisProblem ??= this.#redisFirst ? this.#notReady() : this.#downReason;
-    if (redisProblem !== undefined) return this.#spoolJobs(jobs, redisProblem);
+    if (fallback !== undefined) {
+      if (fallback.redisDown) this.#redisDown(fallback.reason);
+      return this.#spoolJobs(jobs, fallback.reason);
+    }
+    let redisProblem = this.#redisFirst ? this.#notReady() : this.#downReason;
+    if (redisProblem !== undefined) {
+      this.#redisDown(redisProblem);
+      return this.#spoolJobs(jobs, redisProblem);
+    }
+    const budgetMs = redisWaitMs(this.#options.redis.addTimeoutMs, waitMs);
     let settled: PromiseSettledResult<AddResult>[];
     try {
-      settled = await withDeadline(
-        Promise.allSettled(jobs.map((job) => this.#producer.addPrepared(job))),
-        redisWaitMs(this.#options.redis.addTimeoutMs, waitMs),
-      );
+      settled = await withDeadline(Promise.allSettled(jobs.map((job) => this.#producer.addPrepared(job))), budgetMs);
     } catch (error) {
       // Out of time: whichever of them Redis still stores is a duplicate when the spool drains.
       redisProblem = describeError(error);
-      this.#redisDown(redisProblem);
+      if (redisHadItsTime(budgetMs, this.#options.redis.addTimeoutMs)) this.#redisDown(redisProblem);
       return this.#spoolJobs(jobs, redisProblem);
     }
     const acknowledged: PreparedJob[] = [];
@@ -208,6 +235,18 @@ export class JobRecorder implements PrimaryJobs {
     if (this.#closed) return;
     jobs.forEach((job, i) => this.#metrics.jobs.inc({ plugin: job.plugin, outcome: outcomes[i] ?? 'added' }));
     this.#keepForReplay(jobs);
+    // Soon after a replay, a worker's batch may hold jobs the Redis that was replaced acknowledged
+    // (a worker that stalled, or still wrote to a demoted master): add them again too.
+    if (this.#replayedAt !== undefined && Date.now() - this.#replayedAt < LATE_ACKNOWLEDGEMENTS_MS) {
+      this.#addAgain(jobs);
+    }
+  }
+
+  #addAgain(jobs: readonly PreparedJob[]): void {
+    Promise.all(jobs.map((job) => this.#producer.addPrepared(job))).then(
+      (results) => this.#countHandedOn(jobs, results, 'replay'),
+      () => (this.#replayOwed = true), // Redis failed: the whole window is replayed again when it answers
+    );
   }
 
   /** Stops the background work, writes what waits for the replay spool, closes Redis and the spool. */
@@ -391,6 +430,7 @@ export class JobRecorder implements PrimaryJobs {
       return false;
     }
     this.#replayOwed = false;
+    this.#replayedAt = Date.now();
     this.#metrics.replays.inc({ result: 'done' });
     this.#log.info({ jobs: replayed }, 'side-effect queue: replay done');
     return true;

@@ -22,3 +22,14 @@ export interface AcknowledgedJobs {
  * most this often for it (per worker).
  */
 export const ACKNOWLEDGED_BATCH_MS = 50;
+
+/**
+ * Why a worker hands jobs to the primary after trying Redis itself: they are spooled at once.
+ * `redisDown`: Redis refused them or did not answer within addTimeoutMs (the primary switches to
+ * spooling and routes every worker through itself until drained); false: the review's own time
+ * ran out first, which says nothing about Redis.
+ */
+export interface WorkerFallback {
+  readonly reason: string;
+  readonly redisDown: boolean;
+}

@@ -8,6 +8,14 @@ export function redisWaitMs(addTimeoutMs: number, waitMs: number): number {
   return Math.max(1, Math.min(addTimeoutMs, waitMs - SPOOL_RESERVE_MS));
 }
 
+/**
+ * A hand-over that timed out says Redis is down or stuck only when Redis had its whole
+ * addTimeoutMs; with less, the review's own time ran out first.
+ */
+export function redisHadItsTime(budgetMs: number, addTimeoutMs: number): boolean {
+  return budgetMs >= addTimeoutMs;
+}
+
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

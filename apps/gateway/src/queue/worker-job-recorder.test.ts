@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { freePort, startRedisServer, type RedisHandle } from '@hookgate/devtools';
 import { createLogger } from '@hookgate/observability';
-import type { SideEffectJob } from '@hookgate/queue';
+import { prepareJob, type SideEffectJob } from '@hookgate/queue';
 import { metricValue, openTestRecorder, sampleJob, storedJob, type TestRecorder } from './test/recorder-fixtures.js';
 import { WorkerJobRecorder } from './worker-job-recorder.js';
 
@@ -75,9 +75,9 @@ async function pair(options: { addTimeoutMs?: number } = {}): Promise<Pair> {
       level: 'debug',
       destination: new Writable({ write: (_c, _e, done) => done() }),
     }),
-    viaPrimary: (jobs, waitMs, redisProblem) => {
+    viaPrimary: (jobs, waitMs, fallback) => {
       viaPrimary += jobs.length;
-      return primary.recorder.recordPrepared(jobs, waitMs, redisProblem);
+      return primary.recorder.recordPrepared(jobs, waitMs, fallback);
     },
     sendAcknowledged: async (batch) => primary.recorder.acknowledgedElsewhere(batch),
   });
@@ -120,6 +120,12 @@ describe('WorkerJobRecorder', () => {
     await p.redis.restart();
     await expect.poll(async () => (await stored(p, jobs[1]!)) !== null, { timeout: 10_000 }).toBe(true);
     expect(await stored(p, jobs[0]!)).not.toBeNull();
+
+    // A batch that reaches the primary after the replay (a worker that stalled, or wrote to the
+    // Redis that was replaced) is added again as well.
+    const late = sampleJob('ledger', 'acknowledged-by-the-old-redis');
+    p.primary.recorder.acknowledgedElsewhere({ jobs: [prepareJob(late)], outcomes: ['added'] });
+    await expect.poll(async () => (await stored(p, late)) !== null, { timeout: 5_000 }).toBe(true);
   }, 20_000);
 
   it('goes through the primary while its own connection is down, and the spool drains when Redis is back', async () => {
@@ -129,8 +135,26 @@ describe('WorkerJobRecorder', () => {
     const job = sampleJob('ledger', 'down');
     expect(await p.worker.record([job], 5000)).toEqual({ ok: true, via: 'spool' });
     expect(p.viaPrimary()).toBe(1);
+    // The primary spools: every worker goes through it until the spool drained.
+    expect(p.routes).toEqual([false]);
     await p.redis.start();
     await expect.poll(async () => (await stored(p, job)) !== null, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => p.routes, { timeout: 10_000 }).toEqual([false, true]);
+  }, 20_000);
+
+  it('spools a review that ran out of time without taking the gateway off Redis', async () => {
+    const p = await pair({ addTimeoutMs: 1000 });
+    await expect.poll(() => p.primary.recorder.redisUp() && p.worker.redisUp()).toBe(true);
+    const admin = new Redis(p.redis.url, { lazyConnect: true });
+    cleanups.push(async () => admin.disconnect());
+    await admin.connect();
+    await admin.call('CLIENT', 'PAUSE', '500', 'WRITE');
+    // 150 ms left: Redis gets 50 of them (100 are kept for the spool), far less than addTimeoutMs.
+    const hurried = sampleJob('ledger', 'hurried');
+    expect(await p.worker.record([hurried], 150)).toEqual({ ok: true, via: 'spool' });
+    expect(p.routes).toEqual([]);
+    expect(p.worker.redisUp()).toBe(true);
+    await expect.poll(async () => (await stored(p, hurried)) !== null, { timeout: 10_000 }).toBe(true);
   }, 20_000);
 
   it('spools what Redis does not acknowledge in time, sends every job through the primary until the spool drained, then adds directly again', async () => {

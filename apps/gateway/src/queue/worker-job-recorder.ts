@@ -11,13 +11,18 @@ import type { AddOutcome, AddResult, SideEffectProducer } from '@hookgate/queue'
 import { openGatewayProducer, type GatewayRedisSettings } from './gateway-producer.js';
 import { prepareJob, type PreparedJob, type SideEffectJob } from '@hookgate/queue/jobs';
 import type { RecordPreparedJobs } from './job-channel.js';
-import { describeError, redisWaitMs, withDeadline } from './redis-deadline.js';
-import { ACKNOWLEDGED_BATCH_MS, type AcknowledgedJobs, type RecordOutcome } from './record-outcome.js';
+import { describeError, redisHadItsTime, redisWaitMs, withDeadline } from './redis-deadline.js';
+import {
+  ACKNOWLEDGED_BATCH_MS,
+  type AcknowledgedJobs,
+  type RecordOutcome,
+  type WorkerFallback,
+} from './record-outcome.js';
 
 export interface WorkerJobRecorderOptions {
   readonly redis: GatewayRedisSettings;
   readonly log: Logger;
-  /** The primary: spools what this worker could not hand to Redis (redisProblem set: Redis failed them here). */
+  /** The primary: takes what this worker did not hand to Redis (fallback set: it tried, so spool them). */
   readonly viaPrimary: RecordPreparedJobs;
   /** Sends a batch of jobs Redis acknowledged here to the primary; resolves once it is on its way. */
   readonly sendAcknowledged: (batch: AcknowledgedJobs) => Promise<void>;
@@ -64,27 +69,29 @@ export class WorkerJobRecorder {
     const started = performance.now();
     const prepared = jobs.map(prepareJob);
     if (!this.redisUp()) return this.#options.viaPrimary(prepared, waitMs);
+    const budgetMs = redisWaitMs(this.#options.redis.addTimeoutMs, waitMs);
     let settled: PromiseSettledResult<AddResult>[];
     try {
       settled = await withDeadline(
         Promise.allSettled(prepared.map((job) => this.#producer.addPrepared(job))),
-        redisWaitMs(this.#options.redis.addTimeoutMs, waitMs),
+        budgetMs,
       );
     } catch (error) {
       // Out of time: whichever of them Redis still stores is a duplicate when the spool drains.
-      return this.#failed(prepared, describeError(error), waitMs - (performance.now() - started));
+      const redisDown = redisHadItsTime(budgetMs, this.#options.redis.addTimeoutMs);
+      return this.#fallBack(prepared, { reason: describeError(error), redisDown }, started, waitMs);
     }
     let refused: PreparedJob[] | undefined;
-    let problem: string | undefined;
+    let reason: string | undefined;
     settled.forEach((result, i) => {
       if (result.status === 'fulfilled') this.#keep(prepared[i]!, result.value.outcome);
       else {
         (refused ??= []).push(prepared[i]!);
-        problem ??= describeError(result.reason);
+        reason ??= describeError(result.reason);
       }
     });
     if (refused === undefined) return { ok: true, via: 'redis' };
-    return this.#failed(refused, problem!, waitMs - (performance.now() - started));
+    return this.#fallBack(refused, { reason: reason!, redisDown: true }, started, waitMs);
   }
 
   /** Sends what waits for the primary and closes the connection. */
@@ -94,10 +101,18 @@ export class WorkerJobRecorder {
     await this.#producer.close();
   }
 
-  /** Redis failed these here: through the primary (which spools them and tells every worker to follow until drained). */
-  #failed(jobs: readonly PreparedJob[], redisProblem: string, waitMs: number): Promise<RecordOutcome> {
-    this.#direct = false;
-    return this.#options.viaPrimary(jobs, Math.max(0, waitMs), redisProblem);
+  /**
+   * Redis did not take these here: to the primary's spool, with what is left of the review's time.
+   * When Redis failed them, the primary also routes every worker through itself until drained.
+   */
+  #fallBack(
+    jobs: readonly PreparedJob[],
+    fallback: WorkerFallback,
+    started: number,
+    waitMs: number,
+  ): Promise<RecordOutcome> {
+    if (fallback.redisDown) this.#direct = false;
+    return this.#options.viaPrimary(jobs, Math.max(0, waitMs - (performance.now() - started)), fallback);
   }
 
   #keep(job: PreparedJob, outcome: AddOutcome): void {

@@ -7,7 +7,8 @@
 import type { LoadedConfiguration } from '@hookgate/config';
 import type { PreparedJob } from '@hookgate/queue/jobs';
 import type { AddOutcome } from '@hookgate/queue';
-import type { RecordOutcome } from '../queue/record-outcome.js';
+import type { GatewayRedisSettings } from '../queue/gateway-producer.js';
+import type { RecordOutcome, WorkerFallback } from '../queue/record-outcome.js';
 import type { BreakGlassState } from '../break-glass/index.js';
 import type { RegistrySnapshot } from '../registry/index.js';
 
@@ -20,6 +21,11 @@ export type PrimaryMessage =
       readonly registry: RegistrySnapshot;
       /** Set while the break-glass switch is on: every hook fails open. */
       readonly breakGlass?: BreakGlassState;
+      /**
+       * The Redis the primary opened its side-effect queue on at start (absent: none). Workers add
+       * their jobs there, not to a `redis` a later reload named (it applies at the next restart).
+       */
+      readonly sideEffectRedis?: GatewayRedisSettings;
     }
   /** The break-glass switch changed (state absent: off). */
   | { readonly type: 'hookgate:break-glass'; readonly breakGlass?: BreakGlassState }
@@ -51,9 +57,9 @@ export type WorkerMessage =
       readonly error: string;
     }
   /**
-   * Side-effect jobs for the primary's producer and spool: one request per review (those of the
-   * same event-loop turn travel together); `waitMs`: what the review can still wait;
-   * `redisProblem`: Redis failed them in the worker (spool them at once).
+   * Side-effect jobs the worker did not hand to Redis itself, for the primary (Redis, else its
+   * spool): one request per review (those of the same event-loop turn travel together); `waitMs`:
+   * what the review can still wait; `fallback`: the worker tried Redis (spool them at once).
    */
   | {
       readonly type: 'hookgate:side-effect-jobs';
@@ -61,7 +67,7 @@ export type WorkerMessage =
         readonly id: number;
         readonly jobs: readonly PreparedJob[];
         readonly waitMs: number;
-        readonly redisProblem?: string;
+        readonly fallback?: WorkerFallback;
       }[];
     }
   /** Jobs Redis acknowledged in the worker, in batches: for the primary's counters and replay copy. */

@@ -125,6 +125,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       configuration: holder.current().prepared,
       registry: runningRegistry.snapshot(),
       ...(glass ? { breakGlass: glass } : {}),
+      ...(jobs ? { sideEffectRedis: jobs.redis } : {}),
     };
   };
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);

@@ -62,13 +62,15 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     services: () => state.current().services,
     onServiceUnresolved: unresolvedServiceLog(log),
   });
-  // Queuing is bound at start, like the listeners: the primary opened (or did not open) the spool.
-  const channel = gateway.redis === undefined ? undefined : primaryJobChannel(send);
+  // Queuing is bound at start, like the listeners: to the Redis the primary opened its spool for
+  // (a reload's `redis` applies at the next restart, for the primary and its workers alike).
+  const sideEffectRedis = first.sideEffectRedis;
+  const channel = sideEffectRedis === undefined ? undefined : primaryJobChannel(send);
   const jobs =
-    channel === undefined || gateway.redis === undefined
+    channel === undefined || sideEffectRedis === undefined
       ? undefined
       : new WorkerJobRecorder({
-          redis: gateway.redis,
+          redis: sideEffectRedis,
           log,
           viaPrimary: channel.record,
           sendAcknowledged: channel.acknowledged,
