@@ -1,7 +1,7 @@
 /**
- * `@hookgate/queue/jobs`: the job schema, its builder, decoder and ids, without BullMQ. The gateway's
- * workers build jobs on every review with side effects but never talk to Redis (the primary does),
- * and the library's index would load BullMQ (about 0.2 s) into each of them.
+ * `@hookgate/queue/jobs`: the job schema, its builder, decoder and ids, without BullMQ (the
+ * library's index loads it, about 0.2 s): for code that builds or reads jobs without talking to
+ * Redis (the gateway's side-effect sink and its IPC messages).
  */
 export * from './job-schema.js';
 export { decodeJob, describeJobFieldError, type DecodeJobResult, type JobFieldError } from './decode-job.js';

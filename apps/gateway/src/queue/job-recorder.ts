@@ -1,11 +1,13 @@
 /**
- * The durable hand-over of side-effect jobs, owned by the cluster primary (docs/architecture.md
- * says why): one review's jobs are acknowledged by Redis, or written and fsynced to the spool,
- * before `record` resolves; otherwise it says why, and the worker applies the hooks' failurePolicy.
+ * The durable hand-over of side-effect jobs, the primary's part (docs/architecture.md says who does
+ * what): workers add their jobs to Redis themselves (WorkerJobRecorder) and bring here what Redis
+ * did not take, and every job Redis acknowledged, for the replay copy. Here one review's jobs are
+ * acknowledged by Redis, or written and fsynced to the spool, before `record` resolves; otherwise it
+ * says why, and the worker applies the hooks' failurePolicy.
  *
  * - Redis first (producer.add, bounded by addTimeoutMs and by the review's own time left). A
- *   failure switches to spooling: later reviews go straight to the spool instead of each waiting
- *   for Redis, until a drain succeeds.
+ *   failure (here or in a worker) switches to spooling: later reviews go straight to the spool
+ *   instead of each waiting for Redis, and workers send every job here, until a drain succeeds.
  * - The spool drains oldest first in the background once Redis answers (at most every half
  *   second while it does not); each record is acknowledged after all its jobs are in Redis.
  * - Jobs Redis acknowledged are also appended to the spool in the background, in batches, and
@@ -14,29 +16,37 @@
  *   start), those jobs are added again; their deterministic ids make the ones Redis kept duplicates.
  *
  * What this does not cover (the double-failure gap): Redis losing jobs it acknowledged (a restart
- * without persistence, a failover) while this process also dies before their background batch
- * reached the disk (at most BACKGROUND_BATCH_MS plus one fsync); jobs older than the replay
+ * without persistence, a failover) while this process, or the worker that added them, also dies
+ * before their batch reached the disk (at most ACKNOWLEDGED_BATCH_MS in the worker, then
+ * BACKGROUND_BATCH_MS here, plus one fsync); jobs older than the replay
  * window that the controller had not finished; and the spool's disk itself.
  */
 import { HG_ERR_SPOOL_WRITE_FAILED, isHookgateError } from '@hookgate/errors';
 import type { Logger } from '@hookgate/observability';
 import {
-  SideEffectProducer,
+  type SideEffectProducer,
   prepareJob,
   redactRedisUrl,
+  type AddOutcome,
   type AddResult,
   type PreparedJob,
   type SideEffectJob,
 } from '@hookgate/queue';
 import { Spool, type SpoolRecord } from '@hookgate/spool';
+import { openGatewayProducer, type GatewayRedisSettings } from './gateway-producer.js';
 import { decodeJobBatch, encodeJobBatch } from './job-batch.js';
+import type { PrimaryJobs } from './job-channel.js';
+import {
+  ACKNOWLEDGED_BATCH_MS,
+  type AcknowledgedJobs,
+  type RecordOutcome,
+  type WorkerFallback,
+} from './record-outcome.js';
+import { describeError, redisHadItsTime, redisWaitMs, withDeadline } from './redis-deadline.js';
 import type { SideEffectQueueMetrics } from './queue-metrics.js';
 import { readLastRunId, writeLastRunId } from './redis-identity-file.js';
 
-/** How a review's jobs were made durable, or why they were not. */
-export type RecordOutcome =
-  | { readonly ok: true; readonly via: 'redis' | 'spool' }
-  | { readonly ok: false; readonly code: string; readonly reason: string };
+export type { RecordOutcome } from './record-outcome.js';
 
 export interface JobRecorderOptions {
   readonly redis: {
@@ -61,10 +71,10 @@ const BACKGROUND_BATCH_MS = 50;
 const BACKGROUND_BATCH_JOBS = 256;
 /** Spool records handed to Redis at once while draining (in order; each acknowledged after its jobs). */
 const DRAIN_WINDOW = 16;
-/** Time kept back from a review's wait for the spool, when Redis does not answer. */
-const SPOOL_RESERVE_MS = 100;
+/** How long after a replay the acknowledged jobs workers send are added again as well. */
+const LATE_ACKNOWLEDGEMENTS_MS = 30_000;
 
-export class JobRecorder {
+export class JobRecorder implements PrimaryJobs {
   readonly #producer: SideEffectProducer;
   readonly #spool: Spool;
   readonly #options: JobRecorderOptions;
@@ -85,6 +95,8 @@ export class JobRecorder {
   #maintaining: Promise<void> | undefined;
   #maintainAgain = false;
   #closed = false;
+  #routeListeners: ((direct: boolean) => void)[] = [];
+  #replayedAt: number | undefined;
 
   private constructor(options: JobRecorderOptions, spool: Spool) {
     this.#options = options;
@@ -92,22 +104,9 @@ export class JobRecorder {
     this.#spool = spool;
     this.#replayWindowMs = options.spool.replayWindowMinutes * 60_000;
     this.#redisFirst = true;
-    let lastLogged = 0;
-    this.#producer = new SideEffectProducer({
-      redisUrl: options.redis.url,
-      prefix: options.redis.prefix,
-      addTimeoutMs: options.redis.addTimeoutMs,
-      connectTimeoutMs: options.redis.connectTimeoutMs,
-      onConnectionError: (error) => {
-        // ioredis reports every reconnect attempt: one line per 30 s is enough to see it.
-        if (Date.now() - lastLogged < 30_000) return;
-        lastLogged = Date.now();
-        this.#log.warn(
-          { redis: redactRedisUrl(options.redis.url), error: error.message },
-          'side-effect queue: Redis connection failed; jobs go to the spool until it is back',
-        );
-      },
-    });
+    this.#producer = openGatewayProducer(options.redis, (fields) =>
+      this.#log.warn(fields, 'side-effect queue: Redis connection failed; jobs go to the spool until it is back'),
+    );
     this.#metrics = options.metrics(this);
     this.#timer = setInterval(() => this.#kick(), options.maintenanceIntervalMs ?? 500);
     this.#timer.unref();
@@ -134,6 +133,11 @@ export class JobRecorder {
       );
     }
     const pending = spool.stats().pendingRecords;
+    // Older jobs first: workers go through the primary until the drain is done.
+    if (pending > 0) {
+      recorder.#redisFirst = false;
+      recorder.#downReason = 'the spool holds jobs from before the restart, which reach Redis first';
+    }
     if (pending > 0) {
       options.log.info(
         { spoolDir: spool.dir, pendingRecords: pending },
@@ -152,6 +156,22 @@ export class JobRecorder {
     return this.#redisFirst && this.#producer.connectionStatus === 'ready';
   }
 
+  /** The Redis this recorder was opened on (workers add their jobs there). */
+  get redis(): GatewayRedisSettings {
+    const { url, prefix, addTimeoutMs, connectTimeoutMs } = this.#options.redis;
+    return { url, prefix, addTimeoutMs, connectTimeoutMs };
+  }
+
+  /** True while workers hand their jobs to Redis themselves: Redis comes first and the spool is drained. */
+  get workersAddDirectly(): boolean {
+    return this.#redisFirst;
+  }
+
+  /** `listener` hears every change of workersAddDirectly (the primary tells its workers). */
+  onRouteChange(listener: (direct: boolean) => void): void {
+    this.#routeListeners.push(listener);
+  }
+
   /**
    * Makes one review's jobs durable within `waitMs`: Redis, else the spool. Resolves (never
    * rejects) with how, or with why not. The producer sends the jobs of reviews arriving together
@@ -162,38 +182,71 @@ export class JobRecorder {
     return this.recordPrepared(jobs.map(prepareJob), waitMs);
   }
 
-  /** record, for jobs serialised where they were built (a worker): their JSON is stored and spooled as it is. */
-  async recordPrepared(jobs: readonly PreparedJob[], waitMs: number): Promise<RecordOutcome> {
+  /**
+   * record, for jobs serialised where they were built (a worker): their JSON is stored and spooled
+   * as it is. `fallback`: the worker tried Redis already, so they go to the spool at once (and, when
+   * Redis failed them, the recorder spools until Redis answers and the spool is drained).
+   */
+  async recordPrepared(
+    jobs: readonly PreparedJob[],
+    waitMs: number,
+    fallback?: WorkerFallback,
+  ): Promise<RecordOutcome> {
     if (this.#closed) return { ok: false, code: 'closed', reason: 'the gateway is shutting down' };
+    if (fallback !== undefined) {
+      if (fallback.redisDown) this.#redisDown(fallback.reason);
+      return this.#spoolJobs(jobs, fallback.reason);
+    }
     let redisProblem = this.#redisFirst ? this.#notReady() : this.#downReason;
-    if (redisProblem !== undefined) return this.#spoolJobs(jobs, redisProblem);
-    const redisWaitMs = Math.max(1, Math.min(this.#options.redis.addTimeoutMs, waitMs - SPOOL_RESERVE_MS));
-    let settled: PromiseSettledResult<AddResult>[];
-    try {
-      settled = await withDeadline(Promise.allSettled(jobs.map((job) => this.#producer.addPrepared(job))), redisWaitMs);
-    } catch (error) {
-      // Out of time: whichever of them Redis still stores is a duplicate when the spool drains.
-      redisProblem = describeError(error);
+    if (redisProblem !== undefined) {
       this.#redisDown(redisProblem);
       return this.#spoolJobs(jobs, redisProblem);
     }
+    const budgetMs = redisWaitMs(this.#options.redis.addTimeoutMs, waitMs);
+    let settled: PromiseSettledResult<AddResult>[];
+    try {
+      settled = await withDeadline(Promise.allSettled(jobs.map((job) => this.#producer.addPrepared(job))), budgetMs);
+    } catch (error) {
+      // Out of time: whichever of them Redis still stores is a duplicate when the spool drains.
+      redisProblem = describeError(error);
+      if (redisHadItsTime(budgetMs, this.#options.redis.addTimeoutMs)) this.#redisDown(redisProblem);
+      return this.#spoolJobs(jobs, redisProblem);
+    }
     const acknowledged: PreparedJob[] = [];
-    const results: AddResult[] = [];
+    const outcomes: AddOutcome[] = [];
     const refused: PreparedJob[] = [];
     settled.forEach((result, i) => {
       if (result.status === 'fulfilled') {
         acknowledged.push(jobs[i]!);
-        results.push(result.value);
+        outcomes.push(result.value.outcome);
       } else {
         refused.push(jobs[i]!);
         redisProblem ??= describeError(result.reason);
       }
     });
-    this.#countAdded(acknowledged, results, undefined);
-    this.#keepForReplay(acknowledged);
+    this.acknowledgedElsewhere({ jobs: acknowledged, outcomes });
     if (redisProblem === undefined) return { ok: true, via: 'redis' };
     this.#redisDown(redisProblem);
     return this.#spoolJobs(refused, redisProblem);
+  }
+
+  /** Jobs Redis acknowledged (in a worker, or here): counted, and kept in the spool for a replay. */
+  acknowledgedElsewhere({ jobs, outcomes }: AcknowledgedJobs): void {
+    if (this.#closed) return;
+    jobs.forEach((job, i) => this.#metrics.jobs.inc({ plugin: job.plugin, outcome: outcomes[i] ?? 'added' }));
+    this.#keepForReplay(jobs);
+    // Soon after a replay, a worker's batch may hold jobs the Redis that was replaced acknowledged
+    // (a worker that stalled, or still wrote to a demoted master): add them again too.
+    if (this.#replayedAt !== undefined && Date.now() - this.#replayedAt < LATE_ACKNOWLEDGEMENTS_MS) {
+      this.#addAgain(jobs);
+    }
+  }
+
+  #addAgain(jobs: readonly PreparedJob[]): void {
+    Promise.all(jobs.map((job) => this.#producer.addPrepared(job))).then(
+      (results) => this.#countHandedOn(jobs, results, 'replay'),
+      () => (this.#replayOwed = true), // Redis failed: the whole window is replayed again when it answers
+    );
   }
 
   /** Stops the background work, writes what waits for the replay spool, closes Redis and the spool. */
@@ -236,26 +289,28 @@ export class JobRecorder {
   }
 
   #redisDown(reason: string): void {
-    if (this.#redisFirst) {
-      this.#log.warn(
-        { redis: redactRedisUrl(this.#options.redis.url), reason, spoolDir: this.#spool.dir },
-        'side-effect queue: Redis did not acknowledge; jobs go to the spool until Redis answers and the spool is drained',
-      );
-    }
-    this.#redisFirst = false;
     this.#downReason = reason;
+    if (!this.#redisFirst) return;
+    this.#log.warn(
+      { redis: redactRedisUrl(this.#options.redis.url), reason, spoolDir: this.#spool.dir },
+      'side-effect queue: Redis did not acknowledge; jobs go to the spool until Redis answers and the spool is drained',
+    );
+    this.#setRedisFirst(false);
   }
 
-  #countAdded(
+  #setRedisFirst(redisFirst: boolean): void {
+    this.#redisFirst = redisFirst;
+    for (const listener of this.#routeListeners) listener(redisFirst);
+  }
+
+  #countHandedOn(
     jobs: readonly { readonly plugin: string }[],
     results: readonly AddResult[],
-    via: 'drain' | 'replay' | undefined,
+    via: 'drain' | 'replay',
   ): void {
-    results.forEach((result, i) => {
-      const plugin = jobs[i]!.plugin;
-      if (via === undefined) this.#metrics.jobs.inc({ plugin, outcome: result.outcome });
-      else this.#metrics.handedOn.inc({ plugin, via, outcome: result.outcome });
-    });
+    results.forEach((result, i) =>
+      this.#metrics.handedOn.inc({ plugin: jobs[i]!.plugin, via, outcome: result.outcome }),
+    );
   }
 
   /** Acknowledged by Redis: also kept in the spool (acknowledged at once) for a replay, in batches. */
@@ -317,7 +372,7 @@ export class JobRecorder {
     if (this.#replayOwed && !(await this.#replay())) return;
     if (this.#spool.stats().pendingRecords > 0 && !(await this.#drain())) return;
     if (!this.#redisFirst) {
-      this.#redisFirst = true;
+      this.#setRedisFirst(true);
       this.#log.info(
         { redis: redactRedisUrl(this.#options.redis.url) },
         'side-effect queue: Redis acknowledges again and the spool is drained; jobs go to Redis first',
@@ -356,7 +411,9 @@ export class JobRecorder {
 
   /** Adds again every job kept from the replay window; false when Redis failed (replayed again later). */
   async #replay(): Promise<boolean> {
-    // Jobs acknowledged just before the restart may still wait for their background batch.
+    // Jobs acknowledged just before the restart may still wait for their batch: in a worker (sent
+    // within ACKNOWLEDGED_BATCH_MS), then here.
+    await new Promise((resolve) => setTimeout(resolve, 2 * ACKNOWLEDGED_BATCH_MS));
     this.#flushBackground();
     await this.#backgroundWrites;
     let replayed = 0;
@@ -364,7 +421,7 @@ export class JobRecorder {
       for await (const record of this.#spool.replaySince(Date.now() - this.#replayWindowMs)) {
         const jobs = this.#decode(record);
         if (jobs.length === 0) continue;
-        this.#countAdded(jobs, await Promise.all(jobs.map((job) => this.#producer.add(job))), 'replay');
+        this.#countHandedOn(jobs, await Promise.all(jobs.map((job) => this.#producer.add(job))), 'replay');
         replayed += jobs.length;
       }
     } catch (error) {
@@ -373,6 +430,7 @@ export class JobRecorder {
       return false;
     }
     this.#replayOwed = false;
+    this.#replayedAt = Date.now();
     this.#metrics.replays.inc({ result: 'done' });
     this.#log.info({ jobs: replayed }, 'side-effect queue: replay done');
     return true;
@@ -388,7 +446,7 @@ export class JobRecorder {
         await Promise.all(
           records.map(async (record) => {
             const jobs = this.#decode(record);
-            this.#countAdded(jobs, await Promise.all(jobs.map((job) => this.#producer.add(job))), 'drain');
+            this.#countHandedOn(jobs, await Promise.all(jobs.map((job) => this.#producer.add(job))), 'drain');
             drained += jobs.length;
           }),
         );
@@ -420,22 +478,4 @@ export class JobRecorder {
 
 function pluginsOf(jobs: readonly { readonly plugin: string }[]): string[] {
   return [...new Set(jobs.map((job) => job.plugin))];
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The promise, or a rejection after `ms`; a late rejection of the promise is then ignored (the job is spooled). */
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  promise.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not acknowledge within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -6,7 +6,9 @@
  */
 import type { LoadedConfiguration } from '@hookgate/config';
 import type { PreparedJob } from '@hookgate/queue/jobs';
-import type { RecordOutcome } from '../queue/job-recorder.js';
+import type { AddOutcome } from '@hookgate/queue';
+import type { GatewayRedisSettings } from '../queue/gateway-producer.js';
+import type { RecordOutcome, WorkerFallback } from '../queue/record-outcome.js';
 import type { BreakGlassState } from '../break-glass/index.js';
 import type { RegistrySnapshot } from '../registry/index.js';
 
@@ -19,6 +21,11 @@ export type PrimaryMessage =
       readonly registry: RegistrySnapshot;
       /** Set while the break-glass switch is on: every hook fails open. */
       readonly breakGlass?: BreakGlassState;
+      /**
+       * The Redis the primary opened its side-effect queue on at start (absent: none). Workers add
+       * their jobs there, not to a `redis` a later reload named (it applies at the next restart).
+       */
+      readonly sideEffectRedis?: GatewayRedisSettings;
     }
   /** The break-glass switch changed (state absent: off). */
   | { readonly type: 'hookgate:break-glass'; readonly breakGlass?: BreakGlassState }
@@ -32,7 +39,9 @@ export type PrimaryMessage =
   | {
       readonly type: 'hookgate:side-effect-jobs-recorded';
       readonly answers: readonly { readonly id: number; readonly outcome: RecordOutcome }[];
-    };
+    }
+  /** Whether workers add their jobs to Redis themselves (false while the primary spools or drains). */
+  | { readonly type: 'hookgate:side-effect-route'; readonly direct: boolean };
 
 export type WorkerMessage =
   /** Sent once the worker listens for IPC: the primary answers with the current configuration. */
@@ -48,8 +57,9 @@ export type WorkerMessage =
       readonly error: string;
     }
   /**
-   * Side-effect jobs for the primary's producer and spool: one request per review (those of the
-   * same event-loop turn travel together); `waitMs`: what the review can still wait.
+   * Side-effect jobs the worker did not hand to Redis itself, for the primary (Redis, else its
+   * spool): one request per review (those of the same event-loop turn travel together); `waitMs`:
+   * what the review can still wait; `fallback`: the worker tried Redis (spool them at once).
    */
   | {
       readonly type: 'hookgate:side-effect-jobs';
@@ -57,7 +67,14 @@ export type WorkerMessage =
         readonly id: number;
         readonly jobs: readonly PreparedJob[];
         readonly waitMs: number;
+        readonly fallback?: WorkerFallback;
       }[];
+    }
+  /** Jobs Redis acknowledged in the worker, in batches: for the primary's counters and replay copy. */
+  | {
+      readonly type: 'hookgate:side-effect-jobs-acknowledged';
+      readonly jobs: readonly PreparedJob[];
+      readonly outcomes: readonly AddOutcome[];
     };
 
 function isHookgateMessage(value: unknown): boolean {

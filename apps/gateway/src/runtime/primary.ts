@@ -97,7 +97,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
     process.stderr.write(`hookgate: cannot open the side-effect queue: ${(error as Error).message}; nothing started\n`);
     return 1;
   }
-  answerJobMessages(jobs === undefined ? undefined : (batch, waitMs) => jobs.recordPrepared(batch, waitMs));
+  answerJobMessages(jobs);
   // Controllers learn from Redis where the plugins registered here listen (to call their Reconcile).
   const publisher: RegisteredPluginsPublisher | undefined =
     gateway.redis === undefined || gateway.registry.disabled
@@ -125,6 +125,7 @@ export async function runPrimary(options: ServeOptions): Promise<number> {
       configuration: holder.current().prepared,
       registry: runningRegistry.snapshot(),
       ...(glass ? { breakGlass: glass } : {}),
+      ...(jobs ? { sideEffectRedis: jobs.redis } : {}),
     };
   };
   const pool = new WorkerPool(gateway.workers, log, configurationMessage);

@@ -22,6 +22,7 @@ import { buildGateway } from '../server/build-gateway.js';
 import { hostname } from 'node:os';
 import { primaryJobChannel } from '../queue/job-channel.js';
 import { createUnrecordedCounter } from '../queue/queue-metrics.js';
+import { WorkerJobRecorder } from '../queue/worker-job-recorder.js';
 import { loggingSideEffectSink, queuedSideEffectSink, type SideEffectSink } from '../server/side-effects.js';
 import { openTlsMaterial, type TlsMaterialSource } from '../tls/index.js';
 import type { WorkerMessage } from './messages.js';
@@ -61,8 +62,19 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     services: () => state.current().services,
     onServiceUnresolved: unresolvedServiceLog(log),
   });
-  // Queuing is bound at start, like the listeners: the primary opened (or did not open) the producer.
-  const jobs = gateway.redis === undefined ? undefined : primaryJobChannel(send);
+  // Queuing is bound at start, like the listeners: to the Redis the primary opened its spool for
+  // (a reload's `redis` applies at the next restart, for the primary and its workers alike).
+  const sideEffectRedis = first.sideEffectRedis;
+  const channel = sideEffectRedis === undefined ? undefined : primaryJobChannel(send);
+  const jobs =
+    channel === undefined || sideEffectRedis === undefined
+      ? undefined
+      : new WorkerJobRecorder({
+          redis: sideEffectRedis,
+          log,
+          viaPrimary: channel.record,
+          sendAcknowledged: channel.acknowledged,
+        });
   const sideEffects: SideEffectSink =
     jobs === undefined
       ? loggingSideEffectSink(log, metrics)
@@ -70,7 +82,7 @@ export async function runWorker(options: ServeOptions): Promise<void> {
           log,
           metrics,
           unrecorded: createUnrecordedCounter(registry),
-          record: jobs.record,
+          record: (batch, waitMs) => jobs.record(batch, waitMs),
           gateway: hostname(),
         });
   const app = buildGateway(
@@ -100,7 +112,9 @@ export async function runWorker(options: ServeOptions): Promise<void> {
     closing ??= (async () => {
       log.info({ reason }, 'worker shutting down: no new connections, finishing in-flight requests');
       await app.close();
-      jobs?.close();
+      // The last acknowledged jobs reach the primary's replay copy before this worker exits.
+      await jobs?.close();
+      channel?.close();
       await bridge.close();
       await state.close();
       tls?.close();
@@ -112,6 +126,7 @@ export async function runWorker(options: ServeOptions): Promise<void> {
 
   inbox.deliverTo((message) => {
     if (message.type === 'hookgate:shutdown') void shutdown('asked by the primary');
+    if (message.type === 'hookgate:side-effect-route') jobs?.setDirect(message.direct);
     if (message.type === 'hookgate:break-glass') {
       state.setBreakGlass(message.breakGlass !== undefined).then(
         () => sendApplied(state),
@@ -162,8 +177,10 @@ function hostPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-function send(message: WorkerMessage): void {
-  process.send?.(message);
+/** `sent`: called once the message is on its way (or at once without a channel). */
+function send(message: WorkerMessage, sent?: () => void): void {
+  if (process.send === undefined) return sent?.();
+  process.send(message, undefined, {}, sent === undefined ? undefined : () => sent());
 }
 
 function sendApplied(state: WorkerState): void {

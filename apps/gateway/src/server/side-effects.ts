@@ -22,7 +22,7 @@ import {
   type GatewayDecision,
   type SideEffectJob,
 } from '@hookgate/queue/jobs';
-import type { RecordJobs } from '../queue/job-channel.js';
+import type { RecordJobs } from '../queue/record-outcome.js';
 import type { UnrecordedCounter } from '../queue/queue-metrics.js';
 
 /** What the chain's outcome tells a sink about the request (no object contents). */
@@ -80,7 +80,7 @@ export interface QueuedSinkOptions {
   readonly log: Logger;
   readonly metrics: GatewayMetrics;
   readonly unrecorded: UnrecordedCounter;
-  /** Makes one review's jobs durable (the primary over IPC, or a JobRecorder in one process). */
+  /** Makes one review's jobs durable (the worker's recorder, or a JobRecorder in one process). */
   readonly record: RecordJobs;
   /** The gateway's id in every job (its host name). */
   readonly gateway: string;
