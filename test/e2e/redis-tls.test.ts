@@ -13,7 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startGateway, startTlsRedisServer, type RedisHandle } from '@hookgate/devtools';
+import {
+  REPO_ROOT,
+  freePort,
+  spawnRedisProcess,
+  startGateway,
+  startTlsRedisServer,
+  type RedisHandle,
+  type RedisProcess,
+} from '@hookgate/devtools';
 import { computeJobId, jobKey, reconcileQueueName, type StoredSideEffectJob } from '@hookgate/queue';
 import { SAMPLE_HOOK, SAMPLE_PLUGIN, sampleJob } from '@hookgate/queue/testing';
 import { AdmissionClient } from '../src/admission-client.js';
@@ -28,6 +36,7 @@ const PRODUCER_SCRIPT = join(REPO_ROOT, 'test/fixtures/redis/producer-add.ts');
 const UNTRUSTED = /unable to verify the first certificate|self-signed certificate in certificate chain/;
 
 let dir: string;
+let tlsFiles: { certFile: string; keyFile: string; caFile: string };
 let caFile: string;
 let caPem: string;
 let redis: RedisHandle;
@@ -44,6 +53,7 @@ beforeAll(async () => {
   await writeFile(caFile, caPem);
   await writeFile(files.certFile, serving.certPem);
   await writeFile(files.keyFile, serving.keyPem, { mode: 0o600 });
+  tlsFiles = files;
   redis = await startTlsRedisServer(files);
   const port = Number(new URL(redis.url).port);
   reader = new Redis({ host: '127.0.0.1', port, tls: { ca: caPem }, lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -123,6 +133,45 @@ describe('SideEffectProducer on rediss://', () => {
     expect(output.connectionError).toMatch(UNTRUSTED);
     expect(ms).toBeLessThan(20_000);
     expect(await reader.keys(`${prefix}:*`)).toEqual([]);
+  });
+});
+
+describe('rediss+sentinel://', () => {
+  let sentinel: RedisProcess | undefined;
+  afterAll(() => sentinel?.stop());
+
+  // Also the producer's close behind Sentinel: before it called disconnect() after quit(), the
+  // failover detector's Sentinel connections kept the child process alive (execFile timed out).
+  it('finds the master through a TLS Sentinel, adds over TLS to it, and the process exits after close', async () => {
+    // One Sentinel (TLS only, and TLS to the master: tls-replication) watching the TLS Redis above.
+    const port = await freePort();
+    const masterPort = new URL(redis.url).port;
+    const conf = join(dir, 'sentinel.conf');
+    await writeFile(
+      conf,
+      [
+        ...['port 0', `tls-port ${port}`, 'bind 127.0.0.1', `dir ${dir}`],
+        ...[`tls-cert-file ${tlsFiles.certFile}`, `tls-key-file ${tlsFiles.keyFile}`, `tls-ca-cert-file ${caFile}`],
+        ...['tls-auth-clients no', 'tls-replication yes', `sentinel monitor hookgate 127.0.0.1 ${masterPort} 1`, ''],
+      ].join('\n'),
+    );
+    sentinel = await spawnRedisProcess([conf, '--sentinel'], port, 5000, { ca: caPem });
+    const prefix = `{hg-tls-${randomUUID()}}`;
+    const uid = randomUUID();
+    try {
+      const { output } = await producerAdd(`rediss+sentinel://127.0.0.1:${port}/hookgate`, prefix, uid, true);
+      expect(output.result?.outcome).toBe('added');
+      const stored = await reader.hget(jobKey(prefix, reconcileQueueName(SAMPLE_PLUGIN), output.result!.jobId), 'data');
+      expect(JSON.parse(stored!) as StoredSideEffectJob).toMatchObject({ admission: { uid } });
+
+      const refused = await producerAdd(`rediss+sentinel://127.0.0.1:${port}/hookgate`, prefix, randomUUID(), false);
+      expect(refused.output.result).toBeUndefined();
+      // ioredis's Sentinel client does not pass the TLS error on: only "All sentinels are
+      // unreachable ... Last error: Connection is closed." (docs/operations.md says so).
+      expect(refused.output.connectionError).toMatch(/^All sentinels are unreachable/);
+    } finally {
+      await deletePrefix(prefix);
+    }
   });
 });
 
