@@ -9,12 +9,21 @@ export interface CliResult {
 }
 
 /** `node apps/cli/bin/hookgate.mjs ...args` (or `npx hookgate ...args` with viaNpx) from the repo root. */
-export function runCli(args: readonly string[], options: { viaNpx?: boolean; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { viaNpx?: boolean; cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<CliResult> {
   const [file, argv] = options.viaNpx
     ? ['npx', ['--no-install', 'hookgate', ...args]]
     : [process.execPath, [CLI_BIN, ...args]];
   // Plain output whatever the runner asks for (nx sets FORCE_COLOR), and no configuration from the environment.
-  const { NO_COLOR: _n, FORCE_COLOR: _f, HOOKGATE_CONFIG: _c, ...env } = process.env;
+  // `env` is added on top; an `undefined` value removes a variable.
+  const { NO_COLOR: _n, FORCE_COLOR: _f, HOOKGATE_CONFIG: _c, ...inherited } = process.env;
+  const env = Object.fromEntries(
+    Object.entries({ ...inherited, ...options.env }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
   return new Promise((resolve) => {
     execFile(
       file,

@@ -264,6 +264,9 @@ export class SideEffectProducer {
     const ended = new Promise<void>((resolve) => this.#redis.once('end', () => resolve()));
     await withTimeout(this.#redis.quit(), this.options.addTimeoutMs).catch(() => this.#redis.disconnect());
     await withTimeout(ended, this.options.addTimeoutMs).catch(() => this.#redis.disconnect());
+    // ioredis's quit() ends only the data connection: behind Sentinel the failover detector's
+    // subscriptions to the Sentinels stay open (disconnect() ends them), and the process would not exit.
+    this.#redis.disconnect();
   }
 
   /** HG_ERR_QUEUE_UNAVAILABLE for one operation: `what` failed, because Redis is `why`. */

@@ -1,5 +1,13 @@
 /** Development and test tooling shared by the e2e tests, the local stack and the benchmarks. */
-export { ensureRedis, startRedisServer, spawnRedisProcess, type RedisHandle, type RedisProcess } from './redis.js';
+export {
+  ensureRedis,
+  startRedisServer,
+  startTlsRedisServer,
+  spawnRedisProcess,
+  type RedisHandle,
+  type RedisProcess,
+  type RedisTlsFiles,
+} from './redis.js';
 export {
   SENTINEL_MASTER_NAME,
   startRedisCluster,

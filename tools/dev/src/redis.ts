@@ -6,10 +6,11 @@
  *   4. otherwise an error that says how to get one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { freePort } from './free-port.js';
 
 export interface RedisHandle {
@@ -52,10 +53,14 @@ function hostPort(url: string): { host: string; port: number } {
   return { host: match?.[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(match?.[2] ?? defaultPort) };
 }
 
-/** Sends a RESP PING and waits for +PONG (or an auth error, which still proves a Redis is there). */
-async function answersPing(host: string, port: number, timeoutMs: number): Promise<boolean> {
+/**
+ * Sends a RESP PING and waits for +PONG (or an auth error, which still proves a Redis is there);
+ * over TLS when `tls` gives the CA to verify the server with.
+ */
+async function answersPing(host: string, port: number, timeoutMs: number, tls?: { ca: string }): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = new Socket();
+    const ping = () => socket.write('PING\r\n');
+    const socket = tls ? tlsConnect({ host, port, ca: tls.ca }, ping) : new Socket();
     const done = (result: boolean) => {
       socket.destroy();
       resolve(result);
@@ -63,7 +68,7 @@ async function answersPing(host: string, port: number, timeoutMs: number): Promi
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('error', () => done(false));
     socket.once('data', (data) => done(data.toString().startsWith('+PONG') || data.toString().startsWith('-NOAUTH')));
-    socket.connect(port, host, () => socket.write('PING\r\n'));
+    if (!tls) socket.connect(port, host, ping);
   });
 }
 
@@ -92,17 +97,62 @@ export async function startRedisServer(timeoutMs = 5000, atPort?: number): Promi
   };
 }
 
+/** The PEM files of a TLS redis-server: its certificate and key, and the CA that signed them. */
+export interface RedisTlsFiles {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly caFile: string;
+}
+
+/**
+ * Starts a private redis-server that speaks TLS only (`--port 0`, `--tls-port`, no client
+ * certificates asked for) on a free port; its URL is `rediss://127.0.0.1:<port>`, so the
+ * certificate must name 127.0.0.1. Readiness is a PING over TLS verified with `caFile`.
+ */
+export async function startTlsRedisServer(
+  files: RedisTlsFiles,
+  options: { timeoutMs?: number; port?: number } = {},
+): Promise<RedisHandle> {
+  const port = options.port ?? (await freePort());
+  const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-tls-'));
+  const args = [
+    ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1'],
+    ...['--tls-cert-file', files.certFile, '--tls-key-file', files.keyFile, '--tls-ca-cert-file', files.caFile],
+    ...['--tls-auth-clients', 'no', '--save', '', '--appendonly', 'no', '--dir', dir],
+  ];
+  let server: RedisProcess;
+  try {
+    const ca = await readFile(files.caFile, 'utf8');
+    server = await spawnRedisProcess(args, port, options.timeoutMs ?? 5000, { ca });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `rediss://127.0.0.1:${port}`,
+    source: 'spawned',
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A redis-server (or Sentinel) process of ours; stop() ends it by pid and waits for its exit. */
 export interface RedisProcess {
   readonly port: number;
   stop(): Promise<void>;
 }
 
-/** Spawns `redis-server <args>` and waits until `port` answers PING (redis-topologies.ts uses it too). */
+/**
+ * Spawns `redis-server <args>` and waits until `port` answers PING (redis-topologies.ts uses it too);
+ * with `tls`, a PING over TLS verified with its CA.
+ */
 export async function spawnRedisProcess(
   args: readonly string[],
   port: number,
   timeoutMs = 5000,
+  tls?: { ca: string },
 ): Promise<RedisProcess> {
   let child: ChildProcess;
   try {
@@ -120,7 +170,7 @@ export async function spawnRedisProcess(
     }
   };
   for (;;) {
-    const up = await Promise.race([answersPing('127.0.0.1', port, 500), spawnFailed]);
+    const up = await Promise.race([answersPing('127.0.0.1', port, 500, tls), spawnFailed]);
     if (up) return { port, stop };
     if (Date.now() > deadline || child.exitCode !== null) {
       await stop();

@@ -22,6 +22,15 @@ import {
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
+/** Node's TLS errors for a server certificate from a CA the process does not trust (rediss://). */
+const UNTRUSTED_CERTIFICATE_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+]);
+
 export interface QueueConnectionFlags {
   readonly redis?: string;
   readonly prefix: string;
@@ -62,9 +71,11 @@ export async function openQueues(
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(
-      `cannot reach Redis at ${where}: ${(lastError ?? (error as Error)).message}; pass --redis URL or set REDIS_URL`,
-    );
+    const cause = lastError ?? (error as Error);
+    const hint = UNTRUSTED_CERTIFICATE_CODES.has((cause as NodeJS.ErrnoException).code ?? '')
+      ? "trust the Redis server's CA with NODE_EXTRA_CA_CERTS=<ca.pem> (read when the process starts)"
+      : 'pass --redis URL or set REDIS_URL';
+    throw new Error(`cannot reach Redis at ${where}: ${cause.message}; ${hint}`);
   }
   let names: string[];
   try {
