@@ -9,6 +9,7 @@
  *     await handOn(record.payload);
  *     await spool.acknowledge(record.seq);                     // persisted
  *   }
+ *   spool.acknowledgeSoon((await spool.append(copy)).seq);     // a copy kept for replay: persisted within 1 s
  *   for await (const record of spool.replaySince(Date.now() - 10 * 60_000)) await handOn(record.payload);
  *   spool.stats();                                             // depth, bytes, oldest age, fsync time
  *   await spool.close();

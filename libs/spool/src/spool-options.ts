@@ -15,6 +15,8 @@ export interface SpoolOptions {
   readonly groupCommitRecords?: number;
   /** How long acknowledged records stay readable by `replaySince` before their segment may go. */
   readonly retainAcknowledgedMs?: number;
+  /** How long `acknowledgeSoon` may leave an acknowledgement unpersisted (a crash meanwhile redelivers the record). */
+  readonly ackPersistDelayMs?: number;
   /** How often segments that are acknowledged and past retention are deleted; 0 for never (call `collect`). */
   readonly sweepIntervalMs?: number;
   /** The clock for append times, ages and retention (tests pass their own). */
@@ -40,6 +42,9 @@ export const SPOOL_DEFAULTS = {
   // Redis restarted empty: jobs acknowledged in the last ten minutes are replayed.
   retainAcknowledgedMs: 10 * 60_000,
   sweepIntervalMs: 30_000,
+  // Records appended only to be kept (already handed on): one cursor write per second for all of
+  // them instead of one per append, at the price of redelivering the last second's after a crash.
+  ackPersistDelayMs: 1_000,
 } as const;
 
 export function resolveSpoolOptions(options: SpoolOptions): ResolvedSpoolOptions {
@@ -49,7 +54,7 @@ export function resolveSpoolOptions(options: SpoolOptions): ResolvedSpoolOptions
       throw new RangeError(`spool ${options.dir}: ${key} must be a positive integer, got ${resolved[key]}`);
     }
   }
-  for (const key of ['groupCommitMs', 'retainAcknowledgedMs', 'sweepIntervalMs'] as const) {
+  for (const key of ['groupCommitMs', 'retainAcknowledgedMs', 'sweepIntervalMs', 'ackPersistDelayMs'] as const) {
     if (!Number.isFinite(resolved[key]) || resolved[key] < 0) {
       throw new RangeError(`spool ${options.dir}: ${key} must be a number >= 0, got ${resolved[key]}`);
     }

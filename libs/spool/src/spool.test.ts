@@ -102,6 +102,27 @@ describe('Spool', () => {
     expect(after.stats()).toMatchObject({ pendingRecords: 3, retainedAcknowledgedRecords: 3 });
   });
 
+  it('acknowledges at once with acknowledgeSoon and persists it after ackPersistDelayMs, or on close', async () => {
+    const dir = await spoolDir();
+    const ackFile = () => readFile(path.join(dir, ACK_FILE), 'utf8').then((text) => JSON.parse(text) as unknown);
+    const spool = await Spool.open({ dir, sweepIntervalMs: 0, ackPersistDelayMs: 200 });
+    await appendTexts(spool, 'a', 'b', 'c');
+    spool.acknowledgeSoon(1);
+    expect(await collect(spool.pending())).toEqual(['2:b', '3:c']);
+    // Not persisted yet: a crash now would hand record 1 out again (redelivery, never loss).
+    await expect(ackFile()).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect
+      .poll(() => ackFile().catch(() => null), { timeout: 5_000 })
+      .toEqual({ format: 1, through: 1, above: [] });
+    expect(() => spool.acknowledgeSoon(4)).toThrow(/no record 4 to acknowledge \(the newest is 3\)/);
+
+    spool.acknowledgeSoon(3);
+    await spool.close();
+    expect(await ackFile()).toEqual({ format: 1, through: 1, above: [3] });
+    const after = await openSpool({ dir });
+    expect(await collect(after.pending())).toEqual(['2:b']);
+  });
+
   it('finishes appends still in flight when closed', async () => {
     const dir = await spoolDir();
     const before = await Spool.open({ dir, sweepIntervalMs: 0, groupCommitMs: 60_000 });

@@ -84,6 +84,7 @@ export class Spool {
   #appendedRecords = 0;
   #retentionCutShort = 0;
   #collecting: Promise<number> | undefined;
+  #lazyAckTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   private constructor(
@@ -242,11 +243,7 @@ export class Spool {
    * Acknowledging a record twice is harmless; a sequence number never appended is a RangeError.
    */
   async acknowledge(seq: number): Promise<void> {
-    if (!Number.isSafeInteger(seq) || seq < 1 || seq > this.#lastDurableSeq) {
-      throw new RangeError(
-        `spool ${this.dir}: no record ${seq} to acknowledge (the newest is ${this.#lastDurableSeq})`,
-      );
-    }
+    this.#checkAcknowledgeable(seq);
     const record = this.#unacked.get(seq);
     if (record !== undefined) this.#untrack(record);
     try {
@@ -255,6 +252,32 @@ export class Spool {
       throw isHookgateError(error)
         ? error
         : new HG_ERR_SPOOL_WRITE_FAILED(this.dir, ACK_FILE, (error as Error).message, { cause: error });
+    }
+  }
+
+  /**
+   * Marks a record as handed on at once, and persists that within `ackPersistDelayMs` (sooner with
+   * the next `acknowledge`, at the latest on `close`): for records appended only to be kept for a
+   * replay. A crash before then hands the record out again (redelivery, never loss).
+   */
+  acknowledgeSoon(seq: number): void {
+    this.#checkAcknowledgeable(seq);
+    const record = this.#unacked.get(seq);
+    if (record !== undefined) this.#untrack(record);
+    if (this.#lazyAckTimer !== undefined || this.#closed) return;
+    this.#lazyAckTimer = setTimeout(() => {
+      this.#lazyAckTimer = undefined;
+      // A failed write is retried by the next acknowledgement or close, which write the whole cursor.
+      this.#ackWriter.persist().catch(() => undefined);
+    }, this.#options.ackPersistDelayMs);
+    this.#lazyAckTimer.unref();
+  }
+
+  #checkAcknowledgeable(seq: number): void {
+    if (!Number.isSafeInteger(seq) || seq < 1 || seq > this.#lastDurableSeq) {
+      throw new RangeError(
+        `spool ${this.dir}: no record ${seq} to acknowledge (the newest is ${this.#lastDurableSeq})`,
+      );
     }
   }
 
@@ -324,6 +347,7 @@ export class Spool {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
+    if (this.#lazyAckTimer !== undefined) clearTimeout(this.#lazyAckTimer);
     try {
       await this.#commit.drain();
       await this.#ackWriter.persist();

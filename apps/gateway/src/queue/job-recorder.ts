@@ -11,7 +11,7 @@
  * - The spool drains oldest first in the background once Redis answers (at most every half
  *   second while it does not); each record is acknowledged after all its jobs are in Redis.
  * - Jobs Redis acknowledged are also appended to the spool in the background, in batches, and
- *   acknowledged at once: kept for `replayWindowMinutes`. When Redis's run_id changes (checked
+ *   acknowledged at once (persisted within a second): kept for `replayWindowMinutes`. When Redis's run_id changes (checked
  *   every identityCheckSeconds, after every reconnect, and against the one kept in stateDir at
  *   start), those jobs are added again; their deterministic ids make the ones Redis kept duplicates.
  *
@@ -330,7 +330,8 @@ export class JobRecorder implements PrimaryJobs {
     this.#backgroundWrites = this.#backgroundWrites.then(async () => {
       try {
         const { seq } = await this.#spool.append(encodeJobBatch(jobs));
-        await this.#spool.acknowledge(seq);
+        // Already in Redis: a crash before the acknowledgement is persisted only re-adds them (duplicates).
+        this.#spool.acknowledgeSoon(seq);
       } catch (error) {
         // Replay is a second line of defence; a full spool keeps its room for pending jobs.
         this.#log.warn(
