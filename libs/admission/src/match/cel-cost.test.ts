@@ -63,6 +63,16 @@ describe('CEL iteration limit (cel-go per-call cost limit)', () => {
     });
   });
 
+  it('a false condition before them does not spare the webhook: every condition is evaluated first', () => {
+    // cel.Filter.ForInput runs all expressions before the matcher looks for a false one.
+    const conditions = [compileMatchCondition({ name: 'never', expression: 'false' }), ...heavyConditions];
+    expect(evaluateMatchConditions(conditions, activationWithItems(90), 'Fail')).toEqual({
+      kind: 'error',
+      message: BUDGET_EXHAUSTED_MESSAGE,
+      errors: [],
+    });
+  });
+
   it('three of them fit the budget', () => {
     expect(evaluateMatchConditions(heavyConditions.slice(0, 3), activationWithItems(90), 'Fail')).toEqual({
       kind: 'match',

@@ -118,9 +118,46 @@ describe('compileSelector: isEmpty and errors', () => {
     expect(compileSelector(selector).matches(undefined as unknown as Labels)).toBe(want);
   });
 
-  it('words the error like a field error', () => {
-    const compiled = compileSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] });
-    expect(compiled.error).toContain('matchExpressions[0].values: Required value');
+  // metav1.LabelSelectorAsSelector → labels.NewRequirement: the first failing requirement only.
+  it.each([
+    [
+      'In without values',
+      { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      'Exists with values',
+      { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x', 'y'] }] },
+      'values: Invalid value: ["x","y"]: values set must be empty for exists and does not exist',
+    ],
+    [
+      'unknown operator',
+      { matchExpressions: [{ key: 'bad key', operator: 'Equals', values: ['x'] }] },
+      '"Equals" is not a valid label selector operator',
+    ],
+    [
+      'bad matchLabels value',
+      { matchLabels: { a: 'bad value!' } },
+      "values[0][a]: Invalid value: \"bad value!\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ],
+    [
+      'bad key and bad value: both, joined',
+      { matchExpressions: [{ key: 'a b', operator: 'In', values: ['ok', '-x'] }] },
+      "[key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), values[1][a b]: Invalid value: \"-x\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]",
+    ],
+    [
+      'only the first failing requirement',
+      {
+        matchLabels: { ok: 'yes' },
+        matchExpressions: [
+          { key: 'a', operator: 'NotIn' },
+          { key: 'b', operator: 'Exists', values: ['x'] },
+        ],
+      },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+  ] as [string, LabelSelector, string][])('words the error as LabelSelectorAsSelector: %s', (_name, selector, want) => {
+    expect(compileSelector(selector).error).toBe(want);
   });
 });
 

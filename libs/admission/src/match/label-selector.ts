@@ -7,7 +7,9 @@
 import type { LabelSelector } from '../types/webhook-configuration.js';
 import type { CompiledSelector } from '../types/hook.js';
 import { root, formatFieldError } from '../validation/field-path.js';
-import { validateLabelSelector } from '../validation/names.js';
+import { formatAggregate } from '../errors/status.js';
+import { isQualifiedName, isValidLabelValue, validateLabelSelector } from '../validation/names.js';
+import { goQuote } from '../errors/go-quote.js';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -37,12 +39,74 @@ function compileRequirement(key: string, operator: string, values: readonly stri
 const EVERYTHING: CompiledSelector = Object.freeze({ isEmpty: true, matches: () => true });
 const NOTHING: CompiledSelector = Object.freeze({ isEmpty: false, matches: () => false });
 
-/** The parse error text: apimachinery-style field errors, several joined `[e1, e2]`. */
+/** encoding/json's text of a []string (Go escapes <, > and & in strings); nil is `null`. */
+const goJsonStrings = (values: readonly string[]): string =>
+  values.length === 0
+    ? 'null'
+    : JSON.stringify(values).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+
+/**
+ * labels.NewRequirement's error for one requirement: field errors at `key`, `values` and
+ * `values[i][<key>]`, Invalid values as apimachinery prints them, several joined `[e1, e2]`.
+ */
+function requirementError(
+  key: string,
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | '=',
+  values: readonly string[],
+): string | undefined {
+  const errs: string[] = [];
+  const keyErrors = isQualifiedName(key);
+  if (keyErrors.length > 0) errs.push(`key: Invalid value: ${goQuote(key)}: ${keyErrors.join('; ')}`);
+  if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
+    errs.push(`values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty`);
+  } else if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) {
+    errs.push(
+      `values: Invalid value: ${goJsonStrings(values)}: values set must be empty for exists and does not exist`,
+    );
+  }
+  values.forEach((value, i) => {
+    const valueErrors = isValidLabelValue(value);
+    if (valueErrors.length > 0)
+      errs.push(`values[${i}][${key}]: Invalid value: ${goQuote(value)}: ${valueErrors.join('; ')}`);
+  });
+  return errs.length === 0 ? undefined : formatAggregate(errs);
+}
+
+const OPERATORS: ReadonlySet<string> = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+
+/**
+ * metav1.LabelSelectorAsSelector's error, the text the apiserver wraps in its 500 (§5): the first
+ * failing requirement, matchLabels first (Go's map order is random; here the written order), then
+ * matchExpressions; an unknown operator reads `"<op>" is not a valid label selector operator`.
+ * Undefined when every requirement is well-formed strings (shape errors are handled by the caller).
+ */
+function asSelectorError(sel: LabelSelector): string | undefined {
+  for (const [key, value] of Object.entries(sel.matchLabels ?? {})) {
+    if (typeof value !== 'string') return undefined;
+    const error = requirementError(key, '=', [value]);
+    if (error !== undefined) return error;
+  }
+  for (const expr of sel.matchExpressions ?? []) {
+    const values: unknown = expr.values ?? [];
+    if (typeof expr.key !== 'string' || !Array.isArray(values) || !values.every((v) => typeof v === 'string')) {
+      return undefined;
+    }
+    if (typeof expr.operator !== 'string' || !OPERATORS.has(expr.operator)) {
+      return `${goQuote(String(expr.operator ?? ''))} is not a valid label selector operator`;
+    }
+    const error = requirementError(expr.key, expr.operator as 'In', values as string[]);
+    if (error !== undefined) return error;
+  }
+  return undefined;
+}
+
+/** The parse error text: LabelSelectorAsSelector's wording; else (ill-typed JSON) the field errors. */
 function selectorError(sel: unknown): string | undefined {
   const errs = validateLabelSelector(sel, root(''));
   if (errs.length === 0) return undefined;
-  const texts = [...new Set(errs.map(formatFieldError))];
-  return texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
+  const worded = asSelectorError(sel as LabelSelector);
+  if (worded !== undefined) return worded;
+  return formatAggregate(errs.map(formatFieldError));
 }
 
 export function compileSelector(sel: LabelSelector | null | undefined): CompiledSelector {

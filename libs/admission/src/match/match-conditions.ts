@@ -93,8 +93,10 @@ export type MatchConditionsResult =
 const MATCH: MatchConditionsResult = Object.freeze({ kind: 'match' });
 
 /**
- * Evaluates in order like the apiserver's matcher: it stops at the first false (errors before it are
- * still reported, for metrics), else decides on the errors by failurePolicy (missing means Fail).
+ * Like the apiserver: cel.Filter.ForInput evaluates every condition first (a budget running out
+ * anywhere fails the set as a whole, even after a false condition); the matcher then walks the
+ * results in order and stops at the first false (errors before it are still reported, for
+ * metrics), else decides on the errors by failurePolicy (missing means Fail).
  */
 export function evaluateMatchConditions(
   conditions: readonly CompiledMatchCondition[],
@@ -102,19 +104,24 @@ export function evaluateMatchConditions(
   failurePolicy: FailurePolicyType | undefined,
   now?: () => number,
 ): MatchConditionsResult {
-  const errors: string[] = [];
   // One budget for all of the webhook's conditions, as cel.Filter.ForInput gives them.
   const budget = matchConditionsBudget(now);
+  const results: EvalResult[] = [];
   for (const condition of conditions) {
     const result = condition.evaluate(activation, budget);
     if (!result.ok && result.budgetExhausted === true) {
       // Not an evaluation error (no metric upstream): the set fails as a whole, by failurePolicy.
       return failurePolicy === 'Ignore'
-        ? { kind: 'skip', errors }
-        : { kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors };
+        ? { kind: 'skip', errors: [] }
+        : { kind: 'error', message: BUDGET_EXHAUSTED_MESSAGE, errors: [] };
     }
+    results.push(result);
+  }
+  const errors: string[] = [];
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i]!;
     if (!result.ok) errors.push(result.error);
-    else if (!result.value) return { kind: 'skip', condition: condition.name, errors };
+    else if (!result.value) return { kind: 'skip', condition: conditions[i]!.name, errors };
   }
   if (errors.length === 0) return MATCH;
   if (failurePolicy === 'Ignore') return { kind: 'skip', errors };

@@ -141,8 +141,8 @@ describe('matchNamespaceSelector: §6 rules', () => {
     const bad = compileSelector({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] });
     const result = sync(matchNamespaceSelector(bad, attrs('1', 'pods', '', 'CREATE'), cache()));
     expect(!result.matches && result.error?.code).toBe(500);
-    expect(!result.matches && result.error?.message).toContain(
-      'Internal error occurred: matchExpressions[0].values: Forbidden',
+    expect(!result.matches && result.error?.message).toBe(
+      'Internal error occurred: values: Invalid value: ["x"]: values set must be empty for exists and does not exist',
     );
   });
 

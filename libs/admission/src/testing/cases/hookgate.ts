@@ -117,7 +117,8 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
       allowed: false,
       statusCode: 403,
       reason: 'Forbidden',
-      messageContains: 'pods "my-pod" is forbidden: ',
+      message:
+        "pods \"my-pod\" is forbidden: expression 'object.metadata.labels['nonexistent'] == 'x'' resulted in error: no such key: nonexistent",
       invocations: { disallow: 0 },
     },
   },
@@ -131,6 +132,152 @@ export const HOOKGATE_COMMON_CASES: readonly ChainCase[] = [
         matchConditions: [{ name: 'missing-label', expression: "object.metadata.labels['nonexistent'] == 'x'" }],
       },
     ],
+    expect: { allowed: true, invocations: { disallow: 0 } },
+  },
+  {
+    // The apiserver's integration test: a false condition skips the hook whatever the others did.
+    name: 'matchConditions: a mix of true, error and false skips the hook under Fail',
+    webhooks: [
+      {
+        name: 'disallow.example.com',
+        behaviour: 'disallow',
+        failurePolicy: 'Fail',
+        matchConditions: [
+          { name: 'test1', expression: "object.nonExistentProperty == 'someval'" },
+          { name: 'test2', expression: 'true' },
+          { name: 'test3', expression: 'false' },
+          { name: 'test4', expression: 'true' },
+          { name: 'test5', expression: "object.nonExistentProperty == 'someval'" },
+        ],
+      },
+    ],
+    expect: { allowed: true, invocations: { disallow: 0 } },
+  },
+  {
+    name: 'matchConditions: distinct errors are joined in the 403',
+    webhooks: [
+      {
+        name: 'disallow.example.com',
+        behaviour: 'disallow',
+        matchConditions: [
+          { name: 'a', expression: "object.nonExistentProperty == 'someval'" },
+          { name: 'b', expression: "object.nonExistentProperty == 'someval'" },
+          { name: 'c', expression: "object.other == 'x'" },
+        ],
+      },
+    ],
+    expect: {
+      allowed: false,
+      statusCode: 403,
+      reason: 'Forbidden',
+      message:
+        "pods \"my-pod\" is forbidden: [expression 'object.nonExistentProperty == 'someval'' resulted in error: no such key: nonExistentProperty, expression 'object.other == 'x'' resulted in error: no such key: other]",
+      invocations: { disallow: 0 },
+    },
+  },
+  {
+    name: 'auth review virtual resources never reach hooks',
+    webhooks: [{ name: 'disallow.example.com', behaviour: 'disallow' }],
+    request: {
+      operation: 'CREATE',
+      namespace: '',
+      kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' },
+      resource: { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' },
+    },
+    expect: { allowed: true, annotations: {}, invocations: { disallow: 0 } },
+  },
+  {
+    name: 'a kind named like an admission configuration in another group is not exempt',
+    webhooks: [{ name: 'disallow.example.com', behaviour: 'disallow' }],
+    request: {
+      kind: { group: 'example.com', version: 'v1', kind: 'ValidatingWebhookConfiguration' },
+      resource: { group: 'example.com', version: 'v1', resource: 'validatingwebhookconfigurations' },
+    },
+    expect: { allowed: false, invocations: { disallow: 1 } },
+  },
+  {
+    name: 'a Namespaced rule does not match a request without a namespace',
+    webhooks: [
+      {
+        name: 'disallow.example.com',
+        behaviour: 'disallow',
+        rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: 'Namespaced' }],
+      },
+    ],
+    request: { namespace: '' },
+    expect: { allowed: true, invocations: { disallow: 0 } },
+  },
+  {
+    name: 'a Namespace object is cluster-scoped even with request.namespace set',
+    webhooks: [
+      {
+        name: 'disallow.example.com',
+        behaviour: 'disallow',
+        rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: 'Namespaced' }],
+      },
+    ],
+    request: {
+      kind: { group: '', version: 'v1', kind: 'Namespace' },
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+    },
+    expect: { allowed: true, invocations: { disallow: 0 } },
+  },
+  {
+    name: 'a Namespace CREATE is matched by its own labels, not a lookup',
+    webhooks: [
+      { name: 'disallow.example.com', behaviour: 'disallow', namespaceSelector: { matchLabels: { runlevel: '7' } } },
+    ],
+    request: {
+      operation: 'CREATE',
+      namespace: '',
+      labels: { runlevel: '7' },
+      kind: { group: '', version: 'v1', kind: 'Namespace' },
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+    },
+    expect: { allowed: false, invocations: { disallow: 1 } },
+  },
+  {
+    name: 'a Namespace DELETE is matched by the labels of the existing namespace (unknown: 404)',
+    webhooks: [
+      { name: 'disallow.example.com', behaviour: 'disallow', namespaceSelector: { matchLabels: { runlevel: '7' } } },
+    ],
+    request: {
+      operation: 'DELETE',
+      namespace: 'gone-ns',
+      labels: { runlevel: '7' },
+      kind: { group: '', version: 'v1', kind: 'Namespace' },
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+    },
+    expect: {
+      allowed: false,
+      statusCode: 404,
+      reason: 'NotFound',
+      message: 'namespaces "gone-ns" not found',
+      invocations: { disallow: 0 },
+    },
+  },
+  {
+    name: 'DELETE: the objectSelector is matched against the oldObject',
+    webhooks: [
+      {
+        name: 'disallow.example.com',
+        behaviour: 'disallow',
+        objectSelector: { matchLabels: { 'pod.name': 'my-pod' } },
+      },
+    ],
+    request: { operation: 'DELETE' },
+    expect: { allowed: false, invocations: { disallow: 1 } },
+  },
+  {
+    name: 'CREATE: the objectSelector never sees a oldObject',
+    webhooks: [
+      {
+        name: 'disallow.example.com',
+        behaviour: 'disallow',
+        objectSelector: { matchExpressions: [{ key: 'pod.name', operator: 'DoesNotExist' }] },
+      },
+    ],
+    request: { operation: 'CREATE' },
     expect: { allowed: true, invocations: { disallow: 0 } },
   },
   {
