@@ -70,6 +70,16 @@ describe('recordOutcome', () => {
       ],
     },
     {
+      // Upstream the refusal is callHook's error (default case): observed with code 0, rejected.
+      name: 'a dry-run refusal',
+      event: call('refused', 0),
+      lines: [
+        'hookgate_admission_webhook_request_total{name="h.example.com",type="validating",operation="CREATE",code="0",rejected="true"} 1',
+        'hookgate_admission_webhook_admission_duration_seconds_count{name="h.example.com",type="validating",operation="CREATE",rejected="true"} 1',
+        'hookgate_admission_webhook_rejection_count{name="h.example.com",type="validating",operation="CREATE",error_type="apiserver_internal_error",rejection_code="0"} 1',
+      ],
+    },
+    {
       name: 'match conditions with two erroring expressions, evaluated in 3 ms',
       event: { type: 'conditions', hook: 'h.example.com', round: 0, errors: 2, durationMs: 3 } as TraceEvent,
       lines: [

@@ -143,10 +143,9 @@ function recordEvent(metrics: GatewayMetrics, summary: RequestSummary, event: Tr
     event.outcome === 'failed-closed' ||
     event.outcome === 'refused' ||
     event.outcome === 'patch-error';
-  if (event.outcome !== 'refused') {
-    metrics.hookDuration.observe({ ...base, rejected: String(rejected) }, event.durationMs / 1000);
-    metrics.hookRequests.inc({ ...base, code: clampCode(event.code), rejected: String(rejected) });
-  }
+  // A dry-run refusal too: upstream it is an error of callHook (default case), observed with code 0.
+  metrics.hookDuration.observe({ ...base, rejected: String(rejected) }, event.durationMs / 1000);
+  metrics.hookRequests.inc({ ...base, code: clampCode(event.code), rejected: String(rejected) });
   if (event.failure?.kind === 'timeout') metrics.hookTimeouts.inc({ name: event.hook, type });
   switch (event.outcome) {
     case 'denied':
