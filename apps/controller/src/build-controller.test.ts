@@ -429,6 +429,42 @@ describe('controller workers', () => {
   });
 });
 
+describe('queues this controller does not serve', () => {
+  it('reports the waiting jobs of a plugin it does not serve, and not its own queue', async () => {
+    const { controller, queue, producer, prefix } = await start();
+    // Its own queue has keys (a completed job): found in Redis, but served.
+    const { jobId } = await producer.add(sideEffectJob('claim', { dryRun: true }));
+    await jobIn(queue, jobId, 'completed');
+    // A removed plugin's queue with a job waiting for a minute, and one holding only its resync's next run.
+    const gone = new Queue(reconcileQueueName('gone'), { connection: { url: redis.url }, prefix });
+    const idle = new Queue(reconcileQueueName('idle'), { connection: { url: redis.url }, prefix });
+    cleanups.push(async () => {
+      for (const q of [gone, idle]) {
+        await q.obliterate({ force: true });
+        await q.close();
+      }
+    });
+    await gone.add('side-effect', { any: 1 }, { timestamp: Date.now() - 60_000 });
+    await idle.add('resync', {}, { delay: 600_000, timestamp: Date.now() - 3_600_000 });
+
+    const scraped = await (await fetch(`${controller.health.url}/metrics`)).text();
+    const age = Number(/hookgate_reconcile_unserved_oldest_waiting_seconds\{plugin="gone"\} (\S+)/.exec(scraped)?.[1]);
+    expect(age).toBeGreaterThanOrEqual(60);
+    expect(age).toBeLessThan(120);
+    expect(scraped).toContain('hookgate_reconcile_unserved_oldest_waiting_seconds{plugin="idle"} 0');
+    expect(scraped).toContain('hookgate_reconcile_unserved_jobs{plugin="gone",state="waiting"} 1');
+    expect(scraped).toContain('hookgate_reconcile_unserved_jobs{plugin="gone",state="delayed"} 0');
+    expect(scraped).toContain('hookgate_reconcile_unserved_jobs{plugin="idle",state="delayed"} 1');
+    expect(scraped).not.toMatch(/hookgate_reconcile_unserved_[a-z_]+\{plugin="ledger"/);
+    // Its own queue keeps its usual gauges, and the removed plugins have none of those.
+    expect(scraped).toContain('hookgate_reconcile_oldest_waiting_seconds{plugin="ledger"} 0');
+    expect(scraped).not.toMatch(/hookgate_reconcile_oldest_waiting_seconds\{plugin="gone"/);
+    // The next scrape (the queues found are kept for a while) reports them again.
+    const later = await (await fetch(`${controller.health.url}/metrics`)).text();
+    expect(later).toContain('hookgate_reconcile_unserved_jobs{plugin="gone",state="waiting"} 1');
+  });
+});
+
 describe('periodic resync', () => {
   it('two controllers starting at once make one scheduler and one pending resync job', async () => {
     const prefix = `{hgtest-${randomUUID().slice(0, 8)}}`;

@@ -51,6 +51,8 @@ import { applyResult, honourAttemptDelay, type CompletedReconcile } from './appl
 import type { ControllerConfig, ControllerPlugin } from './config.js';
 import { createControllerMetrics, type QueueProbe } from './metrics.js';
 import { watchRegisteredPlugins, type RegisteredPluginsWatcher } from './registered-plugins-watcher.js';
+import { bounded as boundedBy, sleep } from './timing.js';
+import { watchUnservedQueues } from './unserved-queues.js';
 
 export interface ControllerOptions {
   readonly logger?: Logger;
@@ -127,7 +129,19 @@ export async function buildController(config: ControllerConfig, options: Control
   };
 
   const queueConnection = connect('queues');
-  const metrics = createControllerMetrics(registry, () => [...served.values()].map((p) => p.probe));
+  // Queues in Redis this controller does not serve (a plugin removed while its jobs wait): measured too.
+  const unserved = watchUnservedQueues({
+    connection: queueConnection,
+    prefix: config.redis.prefix,
+    isServed: (plugin) => served.has(plugin),
+    logger,
+    probeTimeoutMs: PROBE_TIMEOUT_MS,
+  });
+  const metrics = createControllerMetrics(
+    registry,
+    () => [...served.values()].map((p) => p.probe),
+    () => unserved.probes(),
+  );
 
   const callOptions = () => ({ deadline: Date.now() + config.reconcileTimeoutMs, signal: stopping.signal });
   const resyncDeps = {
@@ -362,7 +376,7 @@ export async function buildController(config: ControllerConfig, options: Control
       const forced = stopping.signal.aborted;
       stopping.abort();
       await Promise.race([
-        Promise.all(stopped.flatMap((p) => [p.queue.close(), p.events.close()])),
+        Promise.all([...stopped.flatMap((p) => [p.queue.close(), p.events.close()]), unserved.close()]),
         sleep(PROBE_TIMEOUT_MS),
       ]);
       await dashboard?.close();
@@ -434,9 +448,5 @@ function probeOf(plugin: string, queue: Queue): QueueProbe {
 }
 
 function bounded<T>(promise: Promise<T>, ms = PROBE_TIMEOUT_MS): Promise<T> {
-  return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error('Redis did not answer in time')))]);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return boundedBy(promise, ms);
 }

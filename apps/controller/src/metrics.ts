@@ -1,7 +1,9 @@
 /**
  * The controller's Prometheus metrics. Counters and histograms are updated as jobs run; the queue
  * gauges (failed-set size, oldest waiting job) are read from Redis when /metrics is scraped, so
- * they are right whichever controller ran the jobs.
+ * they are right whichever controller ran the jobs. The unserved-queue gauges do the same for the
+ * plugin queues found in Redis that this controller does not serve (a plugin removed while its jobs
+ * wait): another controller may serve them, which the alert rule checks.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
@@ -16,7 +18,23 @@ export interface QueueProbe {
   oldestWaitingTimestamp(): Promise<number | undefined>;
 }
 
-export function createControllerMetrics(registry: Registry, probes: () => readonly QueueProbe[]) {
+/** The job states the unserved-queue gauges count: those of jobs that wait for a worker, and the failed set. */
+export const UNSERVED_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'failed'] as const;
+export type UnservedJobState = (typeof UNSERVED_JOB_STATES)[number];
+
+/** What the unserved-queue gauges read, per plugin queue found in Redis that this controller does not serve. */
+export interface UnservedQueueProbe {
+  readonly plugin: string;
+  jobCounts(): Promise<Record<UnservedJobState, number>>;
+  /** The oldest job waiting to run (waiting, prioritized or delayed)'s timestamp (ms), or undefined when none. */
+  oldestPendingTimestamp(): Promise<number | undefined>;
+}
+
+export function createControllerMetrics(
+  registry: Registry,
+  probes: () => readonly QueueProbe[],
+  unservedProbes: () => Promise<readonly UnservedQueueProbe[]> = async () => [],
+) {
   const reconciles = new Counter({
     name: 'hookgate_reconcile_total',
     help: 'Runs of reconcile jobs, by plugin, persistence outcome (none before it is decided) and result.',
@@ -64,6 +82,37 @@ export function createControllerMetrics(registry: Registry, probes: () => readon
       });
     },
   });
+  const unservedOldest = new Gauge({
+    name: 'hookgate_reconcile_unserved_oldest_waiting_seconds',
+    help: 'Age of the oldest job waiting to run (waiting, prioritized or delayed; 0 when none) in a plugin queue found in Redis that this controller does not serve: a plugin removed while its jobs wait, unless another controller serves it.',
+    labelNames: ['plugin'] as const,
+    registers: [registry],
+    async collect() {
+      await collectPerQueue(this, await unservedOrNone(unservedProbes), async (probe) => {
+        const timestamp = await probe.oldestPendingTimestamp();
+        return timestamp === undefined ? 0 : Math.max(0, (Date.now() - timestamp) / 1000);
+      });
+    },
+  });
+  const unservedJobs = new Gauge({
+    name: 'hookgate_reconcile_unserved_jobs',
+    help: "Jobs by state (waiting, prioritized, delayed, failed) in a plugin queue found in Redis that this controller does not serve (delayed includes the periodic resync's next run).",
+    labelNames: ['plugin', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await Promise.all(
+        (await unservedOrNone(unservedProbes)).map(async (probe) => {
+          try {
+            const counts = await probe.jobCounts();
+            for (const state of UNSERVED_JOB_STATES) this.set({ plugin: probe.plugin, state }, counts[state]);
+          } catch {
+            // As collectPerQueue: no value for this plugin this time.
+          }
+        }),
+      );
+    },
+  });
   const stalledFailed = new Counter({
     name: 'hookgate_reconcile_stalled_failed_total',
     help: 'Jobs BullMQ moved to the failed set for stalling more than maxStalledCount times (seen on the queue events; every controller counts each one: use max across controllers).',
@@ -97,6 +146,8 @@ export function createControllerMetrics(registry: Registry, probes: () => readon
     stalledFailed,
     failedJobs,
     oldestWaiting,
+    unservedOldest,
+    unservedJobs,
     resyncRuns,
     resyncEffects,
     resyncDuration,
@@ -105,11 +156,22 @@ export function createControllerMetrics(registry: Registry, probes: () => readon
 
 export type ControllerMetrics = ReturnType<typeof createControllerMetrics>;
 
+/** The unserved queues, or none when they cannot be found now (the scrape goes on). */
+async function unservedOrNone(
+  unservedProbes: () => Promise<readonly UnservedQueueProbe[]>,
+): Promise<readonly UnservedQueueProbe[]> {
+  try {
+    return await unservedProbes();
+  } catch {
+    return [];
+  }
+}
+
 /** A queue Redis cannot answer for now is left out of this scrape rather than failing it. */
-async function collectPerQueue(
+async function collectPerQueue<P extends { readonly plugin: string }>(
   gauge: Gauge<'plugin'>,
-  probes: readonly QueueProbe[],
-  read: (probe: QueueProbe) => Promise<number>,
+  probes: readonly P[],
+  read: (probe: P) => Promise<number>,
 ): Promise<void> {
   gauge.reset();
   await Promise.all(

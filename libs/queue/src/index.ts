@@ -24,6 +24,7 @@ export {
   reconcileQueueName,
   validateQueuePrefix,
 } from './queue-names.js';
+export { discoverPluginQueues } from './discover-queues.js';
 export {
   BACKOFF_TYPE,
   DEFAULT_BACKOFF,

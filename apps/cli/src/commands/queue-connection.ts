@@ -4,17 +4,14 @@
  * and the plugin queues under a prefix (given with --plugin, or found in Redis).
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import {
   DEFAULT_QUEUE_PREFIX,
   REDIS_CLIENT_BEHAVIOUR,
   clusterPrefixProblem,
   createRedisClient,
-  isCluster,
+  discoverPluginQueues,
   parseRedisUrl,
   type RedisClient,
-  QUEUE_NAME_PREFIX,
-  pluginOfQueueName,
   reconcileQueueName,
   redactRedisUrl,
   validateQueuePrefix,
@@ -79,7 +76,7 @@ export async function openQueues(
   }
   let names: string[];
   try {
-    names = plugins.length > 0 ? [...plugins] : await discoverPlugins(redis, prefix);
+    names = plugins.length > 0 ? [...plugins] : await discoverPluginQueues(redis, prefix);
   } catch (error) {
     // A SCAN refused (ACL) or a Cluster master down: the message reaches the operator, the client does not linger.
     redis.disconnect();
@@ -120,28 +117,6 @@ export async function openQueuesOrReport(
     err.write(`hookgate queue ${command}: ${(error as Error).message}\n`);
     return undefined;
   }
-}
-
-/** Every plugin with a reconcile queue under the prefix (any key of it: jobs, meta, schedulers). */
-async function discoverPlugins(redis: RedisClient, prefix: string): Promise<string[]> {
-  const found = new Set<string>();
-  const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}:${QUEUE_NAME_PREFIX}*`;
-  // SCAN walks one node's keys: on Cluster, every master's (a prefix's tag may sit on any of them).
-  for (const node of isCluster(redis) ? redis.nodes('master') : [redis]) await scanInto(node, pattern, prefix, found);
-  return [...found];
-}
-
-async function scanInto(redis: Redis, pattern: string, prefix: string, found: Set<string>): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      const queueName = key.slice(prefix.length + 1).split(':')[0] ?? '';
-      const plugin = pluginOfQueueName(queueName);
-      if (plugin !== undefined) found.add(plugin);
-    }
-  } while (cursor !== '0');
 }
 
 export { DEFAULT_QUEUE_PREFIX };
