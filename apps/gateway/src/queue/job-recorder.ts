@@ -34,6 +34,7 @@ import {
 } from '@hookgate/queue';
 import { Spool, type SpoolRecord } from '@hookgate/spool';
 import { openGatewayProducer, type GatewayRedisSettings } from './gateway-producer.js';
+import { TimedBatch } from './timed-batch.js';
 import { decodeJobBatch, encodeJobBatch } from './job-batch.js';
 import type { PrimaryJobs } from './job-channel.js';
 import {
@@ -85,8 +86,8 @@ export class JobRecorder implements PrimaryJobs {
   /** False after a Redis failure, until the spool drained: reviews go straight to the spool. */
   #redisFirst: boolean;
   #downReason = '';
-  #background: PreparedJob[] = [];
-  #backgroundTimer: NodeJS.Timeout | undefined;
+  /** Jobs Redis acknowledged, on their way to the spool's replay copy. */
+  readonly #background: TimedBatch<PreparedJob>;
   #backgroundWrites: Promise<void> = Promise.resolve();
   #runId: string | undefined;
   #lastIdentityCheck = 0;
@@ -107,6 +108,11 @@ export class JobRecorder implements PrimaryJobs {
     this.#producer = openGatewayProducer(options.redis, (fields) =>
       this.#log.warn(fields, 'side-effect queue: Redis connection failed; jobs go to the spool until it is back'),
     );
+    this.#background = new TimedBatch({
+      maxItems: BACKGROUND_BATCH_JOBS,
+      maxDelayMs: BACKGROUND_BATCH_MS,
+      flush: (jobs) => this.#writeForReplay(jobs),
+    });
     this.#metrics = options.metrics(this);
     this.#timer = setInterval(() => this.#kick(), options.maintenanceIntervalMs ?? 500);
     this.#timer.unref();
@@ -255,7 +261,7 @@ export class JobRecorder implements PrimaryJobs {
     this.#closed = true;
     clearInterval(this.#timer);
     await this.#maintaining;
-    this.#flushBackground();
+    this.#background.flush();
     await this.#backgroundWrites;
     await this.#producer.close();
     await this.#spool.close();
@@ -315,18 +321,10 @@ export class JobRecorder implements PrimaryJobs {
 
   /** Acknowledged by Redis: also kept in the spool (acknowledged at once) for a replay, in batches. */
   #keepForReplay(jobs: readonly PreparedJob[]): void {
-    if (this.#replayWindowMs === 0) return;
-    this.#background.push(...jobs);
-    if (this.#background.length >= BACKGROUND_BATCH_JOBS) this.#flushBackground();
-    else this.#backgroundTimer ??= setTimeout(() => this.#flushBackground(), BACKGROUND_BATCH_MS);
+    if (this.#replayWindowMs > 0) this.#background.add(...jobs);
   }
 
-  #flushBackground(): void {
-    if (this.#backgroundTimer !== undefined) clearTimeout(this.#backgroundTimer);
-    this.#backgroundTimer = undefined;
-    if (this.#background.length === 0) return;
-    const jobs = this.#background;
-    this.#background = [];
+  #writeForReplay(jobs: readonly PreparedJob[]): void {
     this.#backgroundWrites = this.#backgroundWrites.then(async () => {
       try {
         const { seq } = await this.#spool.append(encodeJobBatch(jobs));
@@ -415,7 +413,7 @@ export class JobRecorder implements PrimaryJobs {
     // Jobs acknowledged just before the restart may still wait for their batch: in a worker (sent
     // within ACKNOWLEDGED_BATCH_MS), then here.
     await new Promise((resolve) => setTimeout(resolve, 2 * ACKNOWLEDGED_BATCH_MS));
-    this.#flushBackground();
+    this.#background.flush();
     await this.#backgroundWrites;
     let replayed = 0;
     try {

@@ -12,6 +12,7 @@ import { openGatewayProducer, type GatewayRedisSettings } from './gateway-produc
 import { prepareJob, type PreparedJob, type SideEffectJob } from '@hookgate/queue/jobs';
 import type { RecordPreparedJobs } from './job-channel.js';
 import { describeError, redisHadItsTime, redisWaitMs, withDeadline } from './redis-deadline.js';
+import { TimedBatch } from './timed-batch.js';
 import {
   ACKNOWLEDGED_BATCH_MS,
   type AcknowledgedJobs,
@@ -35,9 +36,8 @@ export class WorkerJobRecorder {
   readonly #options: WorkerJobRecorderOptions;
   /** False while the primary spools or drains: every job goes through it, in order. */
   #direct = true;
-  #jobs: PreparedJob[] = [];
-  #outcomes: AddOutcome[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  /** Jobs Redis acknowledged here, on their way to the primary. */
+  readonly #acknowledged: TimedBatch<{ readonly job: PreparedJob; readonly outcome: AddOutcome }>;
   #sent: Promise<void> = Promise.resolve();
 
   constructor(options: WorkerJobRecorderOptions) {
@@ -49,6 +49,14 @@ export class WorkerJobRecorder {
         "side-effect queue: this worker's Redis connection failed; its jobs go through the primary",
       ),
     );
+    this.#acknowledged = new TimedBatch({
+      maxItems: ACKNOWLEDGED_BATCH_JOBS,
+      maxDelayMs: ACKNOWLEDGED_BATCH_MS,
+      flush: (items) => {
+        const batch: AcknowledgedJobs = { jobs: items.map((i) => i.job), outcomes: items.map((i) => i.outcome) };
+        this.#sent = options.sendAcknowledged(batch);
+      },
+    });
   }
 
   /** True when this worker adds its jobs to Redis itself. */
@@ -84,7 +92,7 @@ export class WorkerJobRecorder {
     let refused: PreparedJob[] | undefined;
     let reason: string | undefined;
     settled.forEach((result, i) => {
-      if (result.status === 'fulfilled') this.#keep(prepared[i]!, result.value.outcome);
+      if (result.status === 'fulfilled') this.#acknowledged.add({ job: prepared[i]!, outcome: result.value.outcome });
       else {
         (refused ??= []).push(prepared[i]!);
         reason ??= describeError(result.reason);
@@ -96,7 +104,7 @@ export class WorkerJobRecorder {
 
   /** Sends what waits for the primary and closes the connection. */
   async close(): Promise<void> {
-    this.#flush();
+    this.#acknowledged.flush();
     await this.#sent;
     await this.#producer.close();
   }
@@ -113,22 +121,5 @@ export class WorkerJobRecorder {
   ): Promise<RecordOutcome> {
     if (fallback.redisDown) this.#direct = false;
     return this.#options.viaPrimary(jobs, Math.max(0, waitMs - (performance.now() - started)), fallback);
-  }
-
-  #keep(job: PreparedJob, outcome: AddOutcome): void {
-    this.#jobs.push(job);
-    this.#outcomes.push(outcome);
-    if (this.#jobs.length >= ACKNOWLEDGED_BATCH_JOBS) this.#flush();
-    else this.#timer ??= setTimeout(() => this.#flush(), ACKNOWLEDGED_BATCH_MS);
-  }
-
-  #flush(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#jobs.length === 0) return;
-    const batch: AcknowledgedJobs = { jobs: this.#jobs, outcomes: this.#outcomes };
-    this.#jobs = [];
-    this.#outcomes = [];
-    this.#sent = this.#options.sendAcknowledged(batch);
   }
 }
