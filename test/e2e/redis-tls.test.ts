@@ -11,14 +11,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REPO_ROOT,
   freePort,
   spawnRedisProcess,
   startGateway,
+  startRedisCluster,
   startTlsRedisServer,
+  type RedisClusterTlsFiles,
+  type RedisClusterTopology,
   type RedisHandle,
   type RedisProcess,
 } from '@hookgate/devtools';
@@ -37,6 +40,8 @@ const UNTRUSTED = /unable to verify the first certificate|self-signed certificat
 
 let dir: string;
 let tlsFiles: { certFile: string; keyFile: string; caFile: string };
+/** tlsFiles and a clientAuth certificate for the nodes of a TLS cluster (the cluster bus asks for one). */
+let clusterTlsFiles: RedisClusterTlsFiles;
 let caFile: string;
 let caPem: string;
 let redis: RedisHandle;
@@ -54,6 +59,14 @@ beforeAll(async () => {
   await writeFile(files.certFile, serving.certPem);
   await writeFile(files.keyFile, serving.keyPem, { mode: 0o600 });
   tlsFiles = files;
+  const node = await ca.issue({ commonName: 'hookgate-cluster-node', client: true });
+  clusterTlsFiles = {
+    ...files,
+    clientCertFile: join(dir, 'cluster-node.crt'),
+    clientKeyFile: join(dir, 'cluster-node.key'),
+  };
+  await writeFile(clusterTlsFiles.clientCertFile, node.certPem);
+  await writeFile(clusterTlsFiles.clientKeyFile, node.keyPem, { mode: 0o600 });
   redis = await startTlsRedisServer(files);
   const port = Number(new URL(redis.url).port);
   reader = new Redis({ host: '127.0.0.1', port, tls: { ca: caPem }, lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -172,6 +185,52 @@ describe('rediss+sentinel://', () => {
     } finally {
       await deletePrefix(prefix);
     }
+  });
+});
+
+describe('rediss+cluster://', () => {
+  let cluster: RedisClusterTopology | undefined;
+  let clusterReader: Cluster | undefined;
+  afterAll(async () => {
+    clusterReader?.disconnect();
+    await cluster?.stop();
+  });
+
+  it('adds over TLS to a Redis Cluster whose bus is TLS too, and reports the failure without the CA', async () => {
+    // Three TLS-only masters (devtools, tls-cluster yes) serving the 127.0.0.1 certificate above;
+    // the cluster bus always asks the connecting node for a certificate: a clientAuth one.
+    cluster = await startRedisCluster(3, { tls: clusterTlsFiles });
+    expect(cluster.url).toMatch(/^rediss\+cluster:\/\//);
+    // Two seed nodes, as an operator would name them; the third is found through CLUSTER SLOTS.
+    const url = `rediss+cluster://${cluster.nodeUrls
+      .slice(0, 2)
+      .map((u) => new URL(u).host)
+      .join(',')}`;
+    const prefix = `{hg-tls-cluster-${randomUUID()}}`;
+    const uid = randomUUID();
+    const { output } = await producerAdd(url, prefix, uid, true);
+    expect(output.result?.outcome).toBe('added');
+    const seed = new URL(cluster.nodeUrls[0]!);
+    clusterReader = new Cluster([{ host: seed.hostname, port: Number(seed.port) }], {
+      dnsLookup: (address, done) => done(null, address),
+      redisOptions: { tls: { ca: caPem }, maxRetriesPerRequest: 1 },
+    });
+    const stored = await clusterReader.hget(
+      jobKey(prefix, reconcileQueueName(SAMPLE_PLUGIN), output.result!.jobId),
+      'data',
+    );
+    expect(JSON.parse(stored!) as StoredSideEffectJob).toMatchObject({ plugin: SAMPLE_PLUGIN, admission: { uid } });
+
+    const otherPrefix = `{hg-tls-cluster-${randomUUID()}}`;
+    const refused = await producerAdd(url, otherPrefix, randomUUID(), false);
+    expect(refused.output.result).toBeUndefined();
+    expect(refused.output.error).toMatch(/HG_ERR_QUEUE_UNAVAILABLE|not connected/);
+    // ioredis's Cluster client reports its own message ("Failed to refresh slots cache."), not the
+    // TLS error (kept in the error's lastNodeError, which is not passed on): pinned loosely.
+    expect(refused.output.connectionError).toMatch(/slots cache/i);
+    expect(refused.ms).toBeLessThan(20_000);
+    const left = await Promise.all(clusterReader.nodes('master').map((n) => n.keys(`${otherPrefix}:*`)));
+    expect(left.flat()).toEqual([]);
   });
 });
 

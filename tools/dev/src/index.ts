@@ -12,6 +12,7 @@ export {
   SENTINEL_MASTER_NAME,
   startRedisCluster,
   startRedisSentinel,
+  type RedisClusterTlsFiles,
   type RedisClusterTopology,
   type RedisSentinelTopology,
 } from './redis-topologies.js';

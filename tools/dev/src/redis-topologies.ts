@@ -7,18 +7,19 @@
  *   await sentinel.failover();                     // SENTINEL FAILOVER: the replica becomes master
  *   const cluster = await startRedisCluster();     // three masters, no replicas
  *   cluster.url                                    // redis+cluster://127.0.0.1:<p1>,127.0.0.1:<p2>,...
+ *   await startRedisCluster(3, { tls: files });    // TLS only, cluster bus too: rediss+cluster://...
  *
  * One Sentinel is enough for SENTINEL FAILOVER (a forced failover needs no agreement); production
  * runs three. Cluster nodes get an explicit `cluster-port`: the default port+10000 may be past 65535
  * for an ephemeral port.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
-import { spawnRedisProcess, type RedisProcess } from './redis.js';
+import { spawnRedisProcess, tlsServerArgs, type RedisProcess, type RedisTlsFiles } from './redis.js';
 
 export const SENTINEL_MASTER_NAME = 'hookgate';
 
@@ -33,11 +34,21 @@ export interface RedisSentinelTopology {
 }
 
 export interface RedisClusterTopology {
-  /** redis+cluster://127.0.0.1:<p1>,127.0.0.1:<p2>,127.0.0.1:<p3> */
+  /** redis+cluster://127.0.0.1:<p1>,127.0.0.1:<p2>,127.0.0.1:<p3> (rediss+cluster:// with TLS) */
   readonly url: string;
-  /** Each master's own redis:// URL. */
+  /** Each master's own redis:// (rediss://) URL. */
   readonly nodeUrls: readonly string[];
   stop(): Promise<void>;
+}
+
+/**
+ * A TLS cluster's files: the serving certificate (it must name 127.0.0.1) and a client certificate
+ * (extended key usage clientAuth) that each node presents to the others on the cluster bus, which
+ * always asks for one whatever `tls-auth-clients` says; both signed by the CA in `caFile`.
+ */
+export interface RedisClusterTlsFiles extends RedisTlsFiles {
+  readonly clientCertFile: string;
+  readonly clientKeyFile: string;
 }
 
 const TIMEOUT_MS = 20_000;
@@ -121,21 +132,31 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
   }
 }
 
-export async function startRedisCluster(masters = 3): Promise<RedisClusterTopology> {
-  const dir = await mkdtemp(join(tmpdir(), 'hookgate-cluster-'));
+/**
+ * `masters` masters, no replicas. With `tls` every node speaks TLS only (`--port 0`, `--tls-port`,
+ * `--tls-cluster yes` for the cluster bus; clients are not asked for certificates); the cluster is
+ * formed and checked over TLS, verified with `tls.caFile`.
+ */
+export async function startRedisCluster(
+  masters = 3,
+  options: { tls?: RedisClusterTlsFiles } = {},
+): Promise<RedisClusterTopology> {
+  const { tls } = options;
+  const dir = await mkdtemp(join(tmpdir(), tls ? 'hookgate-cluster-tls-' : 'hookgate-cluster-'));
   const processes: RedisProcess[] = [];
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await rm(dir, { recursive: true, force: true });
   };
   try {
+    const ca = tls ? { ca: await readFile(tls.caFile, 'utf8') } : undefined;
     const ports: number[] = [];
     for (let i = 0; i < masters; i++) {
       const [port, busPort] = [await freePort(), await freePort()];
       const nodeDir = join(dir, `node-${i}`);
       await mkdir(nodeDir);
       const args = [
-        ...dataNodeArgs(port, nodeDir),
+        ...dataNodeArgs(port, nodeDir, tls),
         '--cluster-enabled',
         'yes',
         '--cluster-port',
@@ -145,20 +166,30 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterTopolo
         '--cluster-node-timeout',
         '2000',
       ];
-      processes.push(await spawnRedisProcess(args, port));
+      processes.push(await spawnRedisProcess(args, port, 5000, ca));
       ports.push(port);
     }
     const addresses = ports.map((p) => `127.0.0.1:${p}`);
-    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
+    const cliTls = tls ? ['--tls', '--cacert', tls.caFile] : [];
+    await run('redis-cli', [
+      ...cliTls,
+      '--cluster',
+      'create',
+      ...addresses,
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    const scheme = tls ? 'rediss' : 'redis';
     for (const port of ports) {
       await waitFor(
-        async () => /cluster_state:ok/.test(await command(`redis://127.0.0.1:${port}`, ['CLUSTER', 'INFO'])),
+        async () => /cluster_state:ok/.test(await command(`${scheme}://127.0.0.1:${port}`, ['CLUSTER', 'INFO'], ca)),
         `cluster node ${port} to report cluster_state:ok`,
       );
     }
     return {
-      url: `redis+cluster://${addresses.join(',')}`,
-      nodeUrls: addresses.map((a) => `redis://${a}`),
+      url: `${scheme}+cluster://${addresses.join(',')}`,
+      nodeUrls: addresses.map((a) => `${scheme}://${a}`),
       stop,
     };
   } catch (error) {
@@ -167,8 +198,14 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterTopolo
   }
 }
 
-function dataNodeArgs(port: number, dir: string): string[] {
-  return ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+function dataNodeArgs(port: number, dir: string, tls?: RedisClusterTlsFiles): string[] {
+  const listen = tls
+    ? [
+        ...['--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', ...tlsServerArgs(tls)],
+        ...['--tls-client-cert-file', tls.clientCertFile, '--tls-client-key-file', tls.clientKeyFile],
+      ]
+    : ['--port', String(port)];
+  return [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
 }
 
 async function roleOf(url: string): Promise<string> {
@@ -176,9 +213,14 @@ async function roleOf(url: string): Promise<string> {
   return answer.split('\n')[0] ?? '';
 }
 
-/** One command on a fresh connection; the answer flattened to lines. */
-async function command(url: string, args: string[]): Promise<string> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+/** One command on a fresh connection (over TLS verified with `tls.ca` if given); the answer flattened to lines. */
+async function command(url: string, args: string[], tls?: { ca: string }): Promise<string> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+    ...(tls ? { tls } : {}),
+  });
   client.on('error', () => {});
   try {
     await client.connect();

@@ -117,8 +117,8 @@ export async function startTlsRedisServer(
   const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-tls-'));
   const args = [
     ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1'],
-    ...['--tls-cert-file', files.certFile, '--tls-key-file', files.keyFile, '--tls-ca-cert-file', files.caFile],
-    ...['--tls-auth-clients', 'no', '--save', '', '--appendonly', 'no', '--dir', dir],
+    ...tlsServerArgs(files),
+    ...['--save', '', '--appendonly', 'no', '--dir', dir],
   ];
   let server: RedisProcess;
   try {
@@ -136,6 +136,14 @@ export async function startTlsRedisServer(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The redis-server arguments that give it `files` (no client certificates asked for); the port is the caller's. */
+export function tlsServerArgs(files: RedisTlsFiles): string[] {
+  return [
+    ...['--tls-cert-file', files.certFile, '--tls-key-file', files.keyFile, '--tls-ca-cert-file', files.caFile],
+    ...['--tls-auth-clients', 'no'],
+  ];
 }
 
 /** A redis-server (or Sentinel) process of ours; stop() ends it by pid and waits for its exit. */
