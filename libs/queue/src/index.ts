@@ -49,7 +49,9 @@ export {
 export {
   REDIS_CLIENT_BEHAVIOUR,
   createRedisClient,
+  describeRedisError,
   isCluster,
+  redisErrorCode,
   type RedisClient,
   type RedisClientBehaviour,
 } from './redis-client.js';

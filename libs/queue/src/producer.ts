@@ -30,7 +30,7 @@ import {
   type SideEffectProducerOptions,
 } from './producer-options.js';
 import { JOB_NAMES, jobKey, reconcileQueueName } from './queue-names.js';
-import { createRedisClient, type RedisClient } from './redis-client.js';
+import { createRedisClient, describeRedisError, type RedisClient } from './redis-client.js';
 import { readRedisRunId } from './redis-identity.js';
 import { StandardJobAdd, type ScriptClient } from './standard-job-add.js';
 
@@ -173,7 +173,7 @@ export class SideEffectProducer {
       if (this.#closed || this.#redis.status !== 'ready') {
         const last = this.#lastConnectionError;
         throw new Error(
-          `not connected (${this.#closed ? 'closed' : this.#redis.status}${last ? `: ${last.message}` : ''})`,
+          `not connected (${this.#closed ? 'closed' : this.#redis.status}${last ? `: ${describeRedisError(last)}` : ''})`,
         );
       }
       const client = (await this.#queueFor(batch[0]!.queueName).backend.client) as unknown as ScriptClient;
@@ -279,7 +279,7 @@ export class SideEffectProducer {
     if (this.#closed) throw unavailable('closed (the producer was closed)');
     if (this.#redis.status !== 'ready') {
       const last = this.#lastConnectionError;
-      throw unavailable(`not connected (${this.#redis.status}${last ? `: ${last.message}` : ''})`, last);
+      throw unavailable(`not connected (${this.#redis.status}${last ? `: ${describeRedisError(last)}` : ''})`, last);
     }
   }
 

@@ -120,3 +120,25 @@ function clientOf(spec: RedisConnectionSpec, behaviour: RedisClientBehaviour): R
 export function isCluster(client: RedisClient): client is Cluster {
   return client instanceof Cluster;
 }
+
+/**
+ * A connection error's text as an operator needs it: a Cluster client's "Failed to refresh slots
+ * cache." keeps the node's own error (a refused connection, an untrusted certificate) in
+ * `lastNodeError`, which is appended.
+ */
+export function describeRedisError(error: Error): string {
+  const cause = nodeCauseOf(error);
+  return cause === undefined || error.message.includes(cause.message)
+    ? error.message
+    : `${error.message} (last node error: ${cause.message})`;
+}
+
+/** The error's code, or its Cluster node error's (e.g. SELF_SIGNED_CERT_IN_CHAIN). */
+export function redisErrorCode(error: Error): string | undefined {
+  return (error as NodeJS.ErrnoException).code ?? (nodeCauseOf(error) as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function nodeCauseOf(error: Error): Error | undefined {
+  const cause = (error as { lastNodeError?: unknown }).lastNodeError;
+  return cause instanceof Error ? cause : undefined;
+}

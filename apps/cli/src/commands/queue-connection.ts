@@ -9,10 +9,12 @@ import {
   REDIS_CLIENT_BEHAVIOUR,
   clusterPrefixProblem,
   createRedisClient,
+  describeRedisError,
   discoverPluginQueues,
   parseRedisUrl,
   type RedisClient,
   reconcileQueueName,
+  redisErrorCode,
   redactRedisUrl,
   validateQueuePrefix,
 } from '@hookgate/queue';
@@ -69,10 +71,10 @@ export async function openQueues(
   } catch (error) {
     redis.disconnect();
     const cause = lastError ?? (error as Error);
-    const hint = UNTRUSTED_CERTIFICATE_CODES.has((cause as NodeJS.ErrnoException).code ?? '')
+    const hint = UNTRUSTED_CERTIFICATE_CODES.has(redisErrorCode(cause) ?? '')
       ? "trust the Redis server's CA with NODE_EXTRA_CA_CERTS=<ca.pem> (read when the process starts)"
       : 'pass --redis URL or set REDIS_URL';
-    throw new Error(`cannot reach Redis at ${where}: ${cause.message}; ${hint}`);
+    throw new Error(`cannot reach Redis at ${where}: ${describeRedisError(cause)}; ${hint}`);
   }
   let names: string[];
   try {

@@ -1,5 +1,5 @@
 /** The gateway's SideEffectProducer, in the primary and in each worker alike. */
-import { SideEffectProducer, redactRedisUrl } from '@hookgate/queue';
+import { SideEffectProducer, describeRedisError, redactRedisUrl } from '@hookgate/queue';
 
 export interface GatewayRedisSettings {
   readonly url: string;
@@ -22,7 +22,7 @@ export function openGatewayProducer(
     onConnectionError: (error) => {
       if (Date.now() - lastLogged < 30_000) return;
       lastLogged = Date.now();
-      logFailure({ redis: redactRedisUrl(redis.url), error: error.message });
+      logFailure({ redis: redactRedisUrl(redis.url), error: describeRedisError(error) });
     },
   });
 }
