@@ -78,17 +78,29 @@ async function answersPing(host: string, port: number, timeoutMs: number, tls?: 
  */
 export async function startRedisServer(timeoutMs = 5000, atPort?: number): Promise<RedisHandle> {
   const port = atPort ?? (await freePort());
-  const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  return spawnInOwnDir('hookgate-redis-', port, `redis://127.0.0.1:${port}`, async (dir) => {
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+    return spawnRedisProcess(args, port, timeoutMs);
+  });
+}
+
+/** A redis-server started by `spawn` with its own temporary directory, removed when it stops (or fails to start). */
+async function spawnInOwnDir(
+  dirPrefix: string,
+  port: number,
+  url: string,
+  spawn: (dir: string) => Promise<RedisProcess>,
+): Promise<RedisHandle> {
+  const dir = await mkdtemp(join(tmpdir(), dirPrefix));
   let server: RedisProcess;
   try {
-    server = await spawnRedisProcess(args, port, timeoutMs);
+    server = await spawn(dir);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url,
     source: 'spawned',
     stop: async () => {
       await server.stop();
@@ -114,28 +126,15 @@ export async function startTlsRedisServer(
   options: { timeoutMs?: number; port?: number } = {},
 ): Promise<RedisHandle> {
   const port = options.port ?? (await freePort());
-  const dir = await mkdtemp(join(tmpdir(), 'hookgate-redis-tls-'));
-  const args = [
-    ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1'],
-    ...tlsServerArgs(files),
-    ...['--save', '', '--appendonly', 'no', '--dir', dir],
-  ];
-  let server: RedisProcess;
-  try {
+  return spawnInOwnDir('hookgate-redis-tls-', port, `rediss://127.0.0.1:${port}`, async (dir) => {
+    const args = [
+      ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1'],
+      ...tlsServerArgs(files),
+      ...['--save', '', '--appendonly', 'no', '--dir', dir],
+    ];
     const ca = await readFile(files.caFile, 'utf8');
-    server = await spawnRedisProcess(args, port, options.timeoutMs ?? 5000, { ca });
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    url: `rediss://127.0.0.1:${port}`,
-    source: 'spawned',
-    stop: async () => {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+    return spawnRedisProcess(args, port, options.timeoutMs ?? 5000, { ca });
+  });
 }
 
 /** The redis-server arguments that give it `files` (no client certificates asked for); the port is the caller's. */

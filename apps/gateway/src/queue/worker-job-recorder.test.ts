@@ -90,6 +90,17 @@ async function pair(options: { addTimeoutMs?: number } = {}): Promise<Pair> {
   return { primary, worker, routes, viaPrimary: () => viaPrimary, redis, prefix };
 }
 
+/** Redis stops answering writes for `ms` (its connections stay up). */
+async function pauseWrites(url: string, ms: number): Promise<void> {
+  const admin = new Redis(url, { lazyConnect: true });
+  try {
+    await admin.connect();
+    await admin.call('CLIENT', 'PAUSE', String(ms), 'WRITE');
+  } finally {
+    admin.disconnect();
+  }
+}
+
 async function stored(p: Pair, job: SideEffectJob) {
   return storedJob(p.redis.url, p.prefix, job);
 }
@@ -145,10 +156,7 @@ describe('WorkerJobRecorder', () => {
   it('spools a review that ran out of time without taking the gateway off Redis', async () => {
     const p = await pair({ addTimeoutMs: 1000 });
     await expect.poll(() => p.primary.recorder.redisUp() && p.worker.redisUp()).toBe(true);
-    const admin = new Redis(p.redis.url, { lazyConnect: true });
-    cleanups.push(async () => admin.disconnect());
-    await admin.connect();
-    await admin.call('CLIENT', 'PAUSE', '500', 'WRITE');
+    await pauseWrites(p.redis.url, 500);
     // 150 ms left: Redis gets 50 of them (100 are kept for the spool), far less than addTimeoutMs.
     const hurried = sampleJob('ledger', 'hurried');
     expect(await p.worker.record([hurried], 150)).toEqual({ ok: true, via: 'spool' });
@@ -161,10 +169,7 @@ describe('WorkerJobRecorder', () => {
     const p = await pair({ addTimeoutMs: 300 });
     await expect.poll(() => p.primary.recorder.redisUp() && p.worker.redisUp()).toBe(true);
     // Redis stops answering writes for 1.5 s (the connection stays up): the worker's add times out.
-    const admin = new Redis(p.redis.url, { lazyConnect: true });
-    cleanups.push(async () => admin.disconnect());
-    await admin.connect();
-    await admin.call('CLIENT', 'PAUSE', '1500', 'WRITE');
+    await pauseWrites(p.redis.url, 1500);
     const late = sampleJob('ledger', 'late');
     expect(await p.worker.record([late], 2000)).toEqual({ ok: true, via: 'spool' });
     expect(p.routes).toEqual([false]);
